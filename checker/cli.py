@@ -1,0 +1,107 @@
+"""The ``checker`` command line.
+
+Exit codes: 0 every scenario passes (or is answered), 1 any fails, 2 any input
+is invalid. Invalid input gets one message with file, line and column, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from checker import report, suite
+from checker.errors import InputError
+from checker.readings import explore
+from checker.runner import RunResult
+from checker.schema import published_text
+
+SCHEMA_PATH = Path("schema") / "scenario.schema.json"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="checker",
+        description="Check ruling scenarios against the rules engines, explain verdicts, explore readings.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = commands.add_parser("check", help="check scenario files or folders; one line per scenario")
+    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+
+    explain = commands.add_parser("explain", help="the outcome and the full trace of one scenario or question")
+    explain.add_argument("file", metavar="FILE")
+    explain.add_argument("--format", choices=("text", "json"), default="text")
+
+    readings = commands.add_parser("readings", help="the outcome under every reading of the ambiguous rulings it touches")
+    readings.add_argument("file", metavar="FILE")
+
+    schema = commands.add_parser("schema", help="write (or --check) the published JSON Schema of the scenario format")
+    schema.add_argument("--output", default=str(SCHEMA_PATH), metavar="FILE")
+    schema.add_argument("--check", action="store_true", help="exit 1 if FILE is not up to date")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return {"check": _check, "explain": _explain, "readings": _readings, "schema": _schema}[args.command](args)
+    except InputError as error:
+        print(f"checker: error: {error.message}" + (f" (expected {error.expected})" if error.expected else ""), file=sys.stderr)
+        return 2
+
+
+def _check(args: argparse.Namespace) -> int:
+    results = suite.check(args.paths)
+    if args.format == "json":
+        print(json.dumps({"summary": report.summary(results), "results": [report.result_json(r) for r in results]}, indent=2))
+    else:
+        for result in results:
+            stream = sys.stderr if result.verdict == "invalid" else sys.stdout
+            print(report.headline(result), file=stream)
+            for line in report.details(result):
+                print(line)
+        print(report.summary(results))
+    return suite.exit_code(results)
+
+
+def _single(file: str) -> RunResult:
+    [item] = suite.load_many(suite.scenario_files([file]))
+    return suite.run_one(item)
+
+
+def _explain(args: argparse.Namespace) -> int:
+    result = _single(args.file)
+    if args.format == "json":
+        print(json.dumps(report.result_json(result, with_trace=True), indent=2))
+    else:
+        print(report.explain(result), file=sys.stderr if result.verdict == "invalid" else sys.stdout)
+    return suite.exit_code([result])
+
+
+def _readings(args: argparse.Namespace) -> int:
+    [item] = suite.load_many(suite.scenario_files([args.file]))
+    if isinstance(item, RunResult):
+        print(report.headline(item), file=sys.stderr)
+        return 2
+    print(report.exploration_text(explore(item, suite.games()[item.game])))
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    text = published_text(suite.games())
+    target = Path(args.output)
+    if args.check:
+        current = target.read_text(encoding="utf-8") if target.exists() else ""
+        if current != text:
+            print(f"{target} is out of date: run 'checker schema'", file=sys.stderr)
+            return 1
+        return 0
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {target}")
+    return 0

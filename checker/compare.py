@@ -1,0 +1,53 @@
+"""Partial comparison: only the facts a scenario lists are checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from checker.errors import DataPath, InputError
+from checker.schema import _nearest, one_of
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    field: str  # dotted path of the fact, e.g. "players.B.monsters.Mew.lp"
+    expected: Any
+    actual: Any
+
+    def render(self) -> str:
+        return f"{self.field}: expected {_show(self.expected)}, got {_show(self.actual)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "expected": self.expected, "actual": self.actual}
+
+
+def _show(value: Any) -> str:
+    return "nothing" if value is None else repr(value)
+
+
+def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") -> list[Mismatch]:
+    """Mismatches between the listed ``expected`` facts and ``actual``.
+
+    A mapping is compared key by key and only on the keys it lists; anything
+    else (numbers, text, lists) must be equal. Asking for a fact the game does
+    not have (a monster that is not on the field) is an :class:`InputError`
+    at ``at``, the data path of the expectation in the file.
+    """
+    if isinstance(expected, Mapping):
+        if not isinstance(actual, Mapping):
+            return [Mismatch(name or "(outcome)", expected, actual)]
+        mismatches: list[Mismatch] = []
+        for key, wanted in expected.items():
+            if key not in actual:
+                raise InputError(
+                    f"no fact '{key}' here{_nearest(str(key), map(str, actual))}",
+                    path=at + (key,),
+                    on_key=True,
+                    expected=one_of(actual),
+                )
+            mismatches += compare(wanted, actual[key], at=at + (key,), name=f"{name}.{key}" if name else str(key))
+        return mismatches
+    if expected != actual or type(expected) is bool and type(actual) is not bool:
+        return [Mismatch(name, expected, actual)]
+    return []

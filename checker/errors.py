@@ -1,0 +1,79 @@
+"""The two ways a scenario can go wrong, kept apart on purpose.
+
+:class:`InputError` means the *file* is wrong (it is not a scenario we can
+run); :class:`Rejection` means the *game* refuses an action, which a scenario
+may expect and assert on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: A location inside a YAML document: mapping keys and sequence indices.
+DataPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    line: int  # 1-based
+    column: int  # 1-based
+
+
+class InputError(Exception):
+    """A scenario file that cannot be run as written.
+
+    ``path`` points into the document so the loader can turn it into a line and
+    column; ``expected`` says what would have been accepted.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: DataPath = (),
+        expected: str | None = None,
+        position: Position | None = None,
+        on_key: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.expected = expected
+        self.position = position
+        self.on_key = on_key
+
+    def located(self, position: Position | None) -> "InputError":
+        return InputError(
+            self.message,
+            path=self.path,
+            expected=self.expected,
+            position=position,
+            on_key=self.on_key,
+        )
+
+    def render(self, file: str) -> str:
+        where = file
+        if self.position is not None:
+            where = f"{file}:{self.position.line}:{self.position.column}"
+        text = f"{where}: error: {self.message}"
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+
+@dataclass
+class Rejection(Exception):
+    """The rules refuse an action; the state is left as it was.
+
+    ``reason`` is a stable, machine-readable code (``env-forbids-final-damage``);
+    ``message`` explains it to a player; ``ruling`` names the ruling applied.
+    """
+
+    reason: str
+    message: str
+    ruling: str | None = None
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.message}"

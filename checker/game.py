@@ -1,0 +1,149 @@
+"""What a game provides to the core, and the context a rules module runs in.
+
+A game is a :class:`Game`: its rulings catalogue, its procedure, the JSON
+Schema fragment for its scenarios, and four functions from state to state:
+:meth:`Game.setup`, :meth:`Game.apply`, :meth:`Game.settle` and
+:meth:`Game.observe`. The expected outcome of a scenario is never handed to a
+game: it computes from the initial state and the actions only.
+"""
+
+from __future__ import annotations
+
+import abc
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import yaml
+
+from checker.catalogue import Catalogue, load_catalogue
+from checker.errors import Rejection
+from checker.procedure import Phase, Procedure, Step, StepHandlers, load_procedure
+from checker.trace import TraceStep
+
+
+class Context:
+    """Everything a rules module may consult or record while it runs.
+
+    It records the trace and which readings of ambiguous rulings were
+    consulted. Readings come from the scenario's pins, else the catalogue's
+    default, and every consultation is written to the trace.
+    """
+
+    def __init__(self, catalogue: Catalogue, pins: Mapping[str, str] | None = None) -> None:
+        self.catalogue = catalogue
+        self.pins = dict(pins or {})
+        self.trace: list[TraceStep] = []
+        self.consulted: dict[str, str] = {}
+        self.action: int | None = None
+        self._phase: Phase | None = None
+        self._step: Step | None = None
+
+    @contextlib.contextmanager
+    def in_step(self, phase: Phase, step: Step) -> Iterator[None]:
+        outer = (self._phase, self._step)
+        self._phase, self._step = phase, step
+        try:
+            yield
+        finally:
+            self._phase, self._step = outer
+
+    def note(self, ruling: str | None, text: str, **values: Any) -> None:
+        """Record one trace step: what was done, under which ruling, with which numbers."""
+        if ruling is not None and ruling not in self.catalogue:
+            raise KeyError(f"the rules cite {ruling!r}, which is not in the catalogue")
+        self.trace.append(
+            TraceStep(
+                text=text,
+                ruling=ruling,
+                phase=self._phase.title if self._phase else None,
+                step=self._step.id if self._step else None,
+                action=self.action,
+                values=values,
+            )
+        )
+
+    def reading(self, ruling_id: str) -> str:
+        """The reading in force for an ambiguous ruling (a named switch)."""
+        ruling = self.catalogue[ruling_id]
+        pinned = ruling_id in self.pins
+        name = self.pins[ruling_id] if pinned else ruling.default_reading
+        if ruling_id not in self.consulted:
+            self.consulted[ruling_id] = name
+            how = "pinned by the scenario" if pinned else "the default; pin another with `readings:`"
+            self.note(ruling_id, f"Ambiguous ruling: reading '{name}' ({how})", reading=name)
+        return name
+
+    def reject(self, reason: str, message: str, ruling: str | None = None, **values: Any) -> Rejection:
+        """Build a :class:`Rejection` and note it in the trace (callers ``raise`` it)."""
+        self.note(ruling, f"Rejected ({reason}): {message}", **values)
+        return Rejection(reason, message, ruling, values)
+
+
+@dataclass(frozen=True)
+class GameData:
+    """The data files beside a rules module."""
+
+    catalogue: Catalogue
+    procedure: Procedure
+    schema: dict[str, Any]
+    cards: dict[str, Any]
+
+    @classmethod
+    def beside(cls, module_file: str) -> "GameData":
+        folder = Path(module_file).parent
+        cards_file = folder / "cards.yaml"
+        return cls(
+            catalogue=load_catalogue(folder / "rulings.yaml"),
+            procedure=load_procedure(folder / "procedure.yaml"),
+            schema=yaml.safe_load((folder / "schema.yaml").read_text(encoding="utf-8")),
+            cards=yaml.safe_load(cards_file.read_text(encoding="utf-8")) if cards_file.exists() else {},
+        )
+
+
+class Game(abc.ABC):
+    """One game's rules, as the core sees them.
+
+    ``State`` is the game's own type; the core only passes it back. ``apply``
+    must not mutate the state it is given: it returns a new one, or raises
+    :class:`Rejection` and the caller keeps the old one.
+    """
+
+    id: str
+    title: str
+    source: str  # file name of the source document
+    data: GameData
+    handlers: StepHandlers  # one per step of ``procedure``
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self.data.catalogue
+
+    @property
+    def procedure(self) -> Procedure:
+        return self.data.procedure
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return self.data.schema
+
+    @property
+    def reject_reasons(self) -> tuple[str, ...]:
+        return tuple(self.schema.get("reject_reasons", ()))
+
+    @abc.abstractmethod
+    def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> Any:
+        """Build the initial state; raise :class:`InputError` with a data path on bad input."""
+
+    @abc.abstractmethod
+    def apply(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
+        """Apply one action; return the new state or raise :class:`Rejection`."""
+
+    def settle(self, state: Any, context: Context) -> Any:
+        """Finish whatever the last action left pending (default: nothing)."""
+        return state
+
+    @abc.abstractmethod
+    def observe(self, state: Any) -> dict[str, Any]:
+        """The facts a scenario may assert on, as plain nested data."""

@@ -1,0 +1,1004 @@
+"""Monster Rancher Battle Card Episode II, as the rules document states it.
+
+Read beside ``monster-rancher-battle-card-2.md``: the sections below follow the
+document's order (Damage Calculation: Attack Step, Defense Step; General
+Mechanics: Rounding Golden Rule, Damage Reduction, Taunts, Redirections, Life
+Points Loss, Status through KO, Hand/Deck/Discard; Clarification on Specific
+Cards). Every trace line cites the ruling it applies.
+
+An attack is walked through the procedure declared in ``procedure.yaml``: the
+Attack Step runs when the ``attack`` action is applied, each ``defend`` action
+runs the repeating Defense Step step, and the Defense Step closes (damage is
+dealt) before the next other action or at the end of the scenario.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from checker.errors import InputError
+from checker.game import Context
+from checker.procedure import Procedure, StepHandlers
+from checker.games.monster_rancher_bc2.state import (
+    Breeder,
+    Card,
+    Effect,
+    Hit,
+    Monster,
+    PendingAttack,
+    State,
+    Status,
+    StatusDef,
+    halve,
+    lookup,
+    opponent,
+)
+
+steps = StepHandlers()
+ATTACK_STEP = "attack-step"
+DEFENSE_STEP = "defense-step"
+
+# Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
+UNAFFECTED_REDIRECTION = "mr.amb.unaffected-monster-redirects"
+ON_DAMAGE_AFTER_REDIRECT = "mr.amb.on-damage-effects-after-redirect"
+HIDDEN_STATUS_ON_REVIVAL = "mr.amb.hidden-status-on-revival"
+LAST_TRUMP_RETURNED_CARD = "mr.amb.last-trump-returned-card"
+
+
+@dataclass
+class Attack:
+    """The working record of one attack while its Attack Step runs."""
+
+    player: str
+    attacker: Monster
+    card: Card
+    combos: list[Card]
+    action: Mapping[str, Any]
+    affected: list[Monster] = field(default_factory=list)
+    raw: int = 0
+    env_add: int = 0
+    final_damage: int = 0
+    bonus_statuses: list[Status] = field(default_factory=list)
+
+    @property
+    def names(self) -> str:
+        return " + ".join([self.card.name, *(c.name for c in self.combos)])
+
+
+# --- Looking things up in an action -----------------------------------------------------------
+
+
+def monster_of(state: State, player: str, name: str, path: tuple[str | int, ...]) -> Monster:
+    breeder = state.breeder(player)
+    monster = breeder.monster(name)
+    if monster is None:
+        names = [m.name for m in breeder.monsters]
+        raise InputError(
+            f"side {player} has no monster named {name!r}",
+            path=path,
+            expected=f"a monster of side {player}: " + ", ".join(names),
+        )
+    return monster
+
+
+def card_of(state: State, name: str, path: tuple[str | int, ...], *kinds: str) -> Card:
+    card: Card = lookup(state.cards, name, "card", path)
+    if kinds and card.kind not in kinds:
+        raise InputError(
+            f"{name!r} is a {card.kind} card, not usable with this action",
+            path=path,
+            expected="a " + " or ".join(kinds) + " card",
+        )
+    return card
+
+
+def require_in_hand(context: Context, breeder: Breeder, names: list[str]) -> None:
+    hand = list(breeder.hand)
+    for name in names:
+        if name not in hand:
+            raise context.reject("card-not-in-hand", f"{name} is not in {breeder.player}'s hand", hand=breeder.hand)
+        hand.remove(name)
+
+
+def spend_cards(breeder: Breeder, names: list[str]) -> None:
+    for name in names:
+        breeder.hand.remove(name)
+        breeder.discard.append(name)
+
+
+def check_user(context: Context, state: State, player: str, monster: Monster | None, card: Card) -> None:
+    """The card's user must match, and Ensnare forbids SPE cards used by a monster."""
+    if card.user == "breeder":
+        pass
+    elif monster is None:
+        raise context.reject("wrong-user", f"{card.name} is used by a monster: name the monster using it")
+    elif card.user not in ("any", monster.species):
+        raise context.reject("wrong-user", f"{card.name} is {card.user}'s card; {monster.name} cannot use it")
+    ensnared = any(s.definition.monster_spe_forbidden for s in state.breeder(player).statuses)
+    if ensnared and card.type == "SPE":
+        if card.user == "breeder":
+            context.note("mr.card.ensnare-breeder", f"Ensnare allows {card.name}: a Breeder SPE card")
+        else:
+            raise context.reject(
+                "ensnare",
+                f"Ensnare: {card.name} is an SPE card used by a monster, which is not allowed",
+                "mr.card.ensnare-monster-spe",
+            )
+
+
+def grant(target: Monster | Breeder, definition: StatusDef, turns: int | None, source: str) -> None:
+    target.statuses = [s for s in target.statuses if s.name != definition.name]
+    target.statuses.append(Status(definition, turns, source))
+
+
+# === Damage Calculation ==========================================================================
+# --- Commence your Attack Step. -------------------------------------------------------------
+
+
+def attack(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    player = action["player"]
+    if player != state.active:
+        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
+    attacker = monster_of(state, player, action["monster"], ("monster",))
+    card = card_of(state, action["card"], ("card",), "attack")
+    combos = [card_of(state, name, ("combo", i), "combo") for i, name in enumerate(action.get("combo", []))]
+    work = Attack(player, attacker, card, combos, action)
+    procedure.walk(ATTACK_STEP, steps, context, state, work)
+
+
+@steps("play-move")
+def play_move(context: Context, state: State, work: Attack) -> None:
+    breeder = state.breeder(work.player)
+    if work.attacker.ko:
+        raise context.reject("monster-ko", f"{work.attacker.name} is KO'd")
+    require_in_hand(context, breeder, [work.card.name, *(c.name for c in work.combos)])
+    for card in [work.card, *work.combos]:
+        check_user(context, state, work.player, work.attacker, card)
+    if work.card.requires_status and not work.attacker.status(work.card.requires_status):
+        raise context.reject(
+            "missing-status", f"{work.card.name} needs {work.attacker.name} to have {work.card.requires_status}"
+        )
+    for status in work.attacker.statuses:
+        if status.definition.cannot_attack:
+            raise context.reject("cannot-attack", f"{work.attacker.name} has {status.name} and cannot attack")
+    if work.attacker.has("exhausted") and not work.attacker.has("unlimited_attacks"):
+        raise context.reject("already-attacked", f"{work.attacker.name} is Exhausted (already attacked)")
+    context.note(None, f"{work.player}'s {work.attacker.name} uses {work.names}")
+
+
+@steps("declare-target")
+def declare_target(context: Context, state: State, work: Attack) -> None:
+    card, foes = work.card, state.breeder(opponent(work.player))
+    target = work.action.get("target")
+    if card.spread == "single":
+        if target is None:
+            raise InputError(f"{card.name} damages one monster: declare its target now", path=(), expected="a 'target:' key")
+        monster = monster_of(state, opponent(work.player), target, ("target",))
+        if monster.ko:
+            raise context.reject("invalid-target", f"{monster.name} is KO'd and cannot be targeted")
+        work.affected = [monster]
+        context.note("mr.attack.declare-single", f"Single-target move: {monster.name} is declared as the target now")
+        return
+    if target is not None:
+        raise InputError(f"{card.name} is a {card.spread} move and declares no single target", path=("target",))
+    if card.spread == "distributable":
+        if "split" not in work.action:
+            raise InputError(f"{card.name} is distributable: say how the damage is split", path=(), expected="a 'split:' key")
+        context.note("mr.attack.declare-distributable", "Distributable damage: targets are declared after the ENV check")
+        return
+    candidates = [m for m in foes.monsters if not m.ko]
+    if card.hits_own_side:
+        candidates += [m for m in state.breeder(work.player).monsters if not m.ko]
+    work.affected = [m for m in candidates if card.only is None or m.attribute == card.only]
+    context.note(
+        "mr.attack.aoe-no-declaration",
+        "AoE move: no target is declared; it affects " + (", ".join(m.name for m in work.affected) or "no monster"),
+    )
+    for monster in candidates:
+        if monster not in work.affected:
+            context.note(
+                "mr.defense.unaffected-cannot-defend",
+                f"{monster.name} ({monster.attribute}) is not affected by a {card.only}-only AoE",
+            )
+
+
+@steps("check-attribute-wording")
+def check_attribute_wording(context: Context, state: State, work: Attack) -> None:
+    for monster in work.affected:
+        factor = work.card.versus.get(monster.attribute)
+        if factor == 0:
+            context.note(
+                "mr.attack.cant-damage-attribute",
+                f"{work.card.name} deals no damage to {monster.attribute} monsters: 0 damage to {monster.name}",
+                attribute=monster.attribute,
+            )
+
+
+def damaged_by(work: Attack, split: Mapping[str, int] | None = None) -> list[Monster]:
+    if split is not None:
+        return [m for m in work.affected if split.get(m.name, 0) > 0]
+    return list(work.affected)
+
+
+def check_taunts(context: Context, state: State, work: Attack, damaged: list[Monster]) -> None:
+    """Taunts are checked in the Attack Step, on the monsters the move would damage."""
+    defenders = state.breeder(opponent(work.player)).monsters
+    hit = {m.name for m in damaged if m.player != work.player}
+    for monster in defenders:
+        for status in monster.statuses:
+            if status.definition.taunt == "cannot-damage" and monster.name in hit:
+                ruling = "mr.taunt.in-your-face" if status.name == "In Your Face" else "mr.taunt.enchant"
+                raise context.reject(
+                    "taunt-forbids-target",
+                    f"{monster.name} has {status.name}: the opponent cannot damage it",
+                    ruling, monster=monster.name,
+                )
+    for monster in defenders:
+        for status in monster.statuses:
+            if status.definition.taunt != "must-damage":
+                continue
+            if monster.ko:
+                context.note("mr.taunt.provoke-ko", f"{monster.name} has {status.name} but is KO'd: other monsters may be attacked")
+                continue
+            if monster.name not in hit:
+                raise context.reject(
+                    "taunt-requires-target",
+                    f"{monster.name} has {status.name}: the move must also damage it",
+                    "mr.taunt.provoke", monster=monster.name,
+                )
+    if any(s.definition.taunt for m in defenders for s in m.statuses):
+        context.note("mr.attack.taunt-check", "Taunts checked in the Attack Step: the move is allowed")
+
+
+@steps("check-taunts")
+def check_taunts_step(context: Context, state: State, work: Attack) -> None:
+    if work.card.spread != "distributable":
+        check_taunts(context, state, work, damaged_by(work))
+
+
+@steps("base-damage")
+def base_damage(context: Context, state: State, work: Attack) -> None:
+    work.raw = work.card.damage
+    context.note("mr.attack.final-base", f"Base damage = {work.raw} ({work.card.name})", base=work.raw)
+
+
+def _bonus_statuses(work: Attack) -> list[Status]:
+    return [
+        s for s in work.attacker.statuses
+        if (s.definition.attack_add or s.definition.attack_multiply != 1)
+        and s.definition.attack_type in (None, work.card.type)
+    ]
+
+
+@steps("additive-bonus")
+def additive_bonus(context: Context, state: State, work: Attack) -> None:
+    work.bonus_statuses = _bonus_statuses(work)
+    parts = [(c.add, c.name) for c in work.combos if c.add] + [
+        (s.definition.attack_add, s.name) for s in work.bonus_statuses if s.definition.attack_add
+    ]
+    if not parts:
+        return
+    before = work.raw
+    work.raw += sum(amount for amount, _ in parts)
+    terms = " + ".join(f"{amount} ({name})" for amount, name in parts)
+    context.note("mr.attack.final-additive", f"Additive bonus: {before} + {terms} = {work.raw}", damage=work.raw)
+
+
+@steps("multiplier-bonus")
+def multiplier_bonus(context: Context, state: State, work: Attack) -> None:
+    parts = [(c.multiply, c.name) for c in work.combos if c.multiply != 1] + [
+        (s.definition.attack_multiply, s.name) for s in work.bonus_statuses if s.definition.attack_multiply != 1
+    ]
+    if parts:
+        before = work.raw
+        for factor, _ in parts:
+            work.raw *= factor
+        terms = " × ".join(f"{factor} ({name})" for factor, name in parts)
+        context.note("mr.attack.final-multiplier", f"Multiplier bonus: {before} × {terms} = {work.raw}", damage=work.raw)
+    for monster in work.affected:
+        factor = work.card.versus.get(monster.attribute)
+        if factor and factor != 1:
+            context.note(
+                "mr.attack.final-multiplier",
+                f"× {factor} against {monster.attribute}: {monster.name} would take {work.raw * factor}",
+                monster=monster.name,
+            )
+
+
+def amount_for(work: Attack, monster: Monster) -> int:
+    """Final Damage a monster would take: 0 if the move cannot damage it or it is under Doll."""
+    factor = work.card.versus.get(monster.attribute, 1)
+    if factor == 0 or monster.has("damage_immune"):
+        return 0
+    return work.raw * factor + work.env_add
+
+
+@steps("env-final-damage-modifier")
+def env_final_damage_modifier(context: Context, state: State, work: Attack) -> None:
+    env = state.env_card()
+    if env is not None and env.final_damage_add:
+        work.env_add = env.final_damage_add
+        context.note(
+            "mr.attack.env-final-modifier",
+            f"ENV {env.name}: Final Damage {work.raw} + {env.final_damage_add} = {work.raw + env.final_damage_add}",
+        )
+    if work.card.spread == "distributable":
+        work.final_damage = work.raw + work.env_add
+    else:
+        for monster in work.affected:
+            if monster.has("damage_immune"):
+                context.note("mr.card.doll-zero", f"{monster.name} is under Doll: it would take 0 damage")
+        work.final_damage = max((amount_for(work, m) for m in work.affected), default=0)
+        if work.affected and all(m.has("damage_immune") for m in work.affected):
+            context.note(
+                "mr.card.doll-final-damage", "The attack only affects monsters under Doll: its Final Damage is 0"
+            )
+    context.note(None, f"Final Damage = {work.final_damage}", final_damage=work.final_damage)
+
+
+@steps("env-prohibition")
+def env_prohibition(context: Context, state: State, work: Attack) -> None:
+    env = state.env_card()
+    if env is None:
+        return
+    damage = work.final_damage
+    if env.forbid_at_most is not None:
+        rule = f"{env.name} forbids Final Damage ≤ {env.forbid_at_most}"
+        if damage <= env.forbid_at_most:
+            raise context.reject(
+                "env-forbids-final-damage", f"{rule}: {damage} cannot be used", "mr.attack.env-prohibition",
+                final_damage=damage,
+            )
+        context.note("mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage)
+    if env.forbid_at_least is not None:
+        rule = f"{env.name} forbids Final Damage ≥ {env.forbid_at_least}"
+        if damage >= env.forbid_at_least:
+            raise context.reject(
+                "env-forbids-final-damage", f"{rule}: {damage} cannot be used", "mr.attack.env-prohibition",
+                final_damage=damage,
+            )
+        context.note("mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage)
+
+
+def pay_guts(context: Context, breeder: Breeder, cards: list[Card]) -> None:
+    cost = sum(card.cost for card in cards)
+    if cost > breeder.guts:
+        raise context.reject("not-enough-guts", f"{' + '.join(c.name for c in cards)} costs {cost} GUTS; {breeder.player} has {breeder.guts}")
+    breeder.guts -= cost
+    spend_cards(breeder, [card.name for card in cards])
+    if cost:
+        context.note(None, f"{breeder.player} pays {cost} GUTS: {breeder.guts + cost} - {cost} = {breeder.guts}", guts=breeder.guts)
+
+
+@steps("pay-guts")
+def pay_guts_step(context: Context, state: State, work: Attack) -> None:
+    pay_guts(context, state.breeder(work.player), [work.card, *work.combos])
+    context.note("mr.attack.guts-paid-last", "GUTS are paid after every check has passed")
+    for status in work.bonus_statuses:
+        if status.definition.consumed:
+            work.attacker.statuses.remove(status)
+    if not work.attacker.has("unlimited_attacks"):
+        grant(work.attacker, state.statuses["Exhausted"], 1, "attack")
+
+
+@steps("spread-damage")
+def spread_damage(context: Context, state: State, work: Attack) -> None:
+    hits: list[Hit] = []
+    if work.card.spread == "distributable":
+        split = work.action["split"]
+        foes = state.breeder(opponent(work.player))
+        work.affected = [monster_of(state, foes.player, name, ("split", name)) for name in split]
+        if sum(split.values()) != work.final_damage:
+            raise context.reject(
+                "split-does-not-match", f"the split adds up to {sum(split.values())}, not the Final Damage {work.final_damage}"
+            )
+        check_taunts(context, state, work, damaged_by(work, split))
+        shares = ", ".join(f"{amount} to {name}" for name, amount in split.items())
+        context.note("mr.attack.distribute-after", f"Damage split after the ENV check: {shares}")
+        for monster in work.affected:
+            hits.append(_hit(monster, split[monster.name], work.card, 0))
+    else:
+        for monster in work.affected:
+            hits.append(_hit(monster, work.raw, work.card, work.env_add))
+        if work.card.spread == "aoe":
+            context.note("mr.attack.aoe-all-applicable", "AoE: every affected monster takes damage: " + _hits_text(hits))
+    affected = frozenset((m.player, m.name) for m in work.affected)
+    state.attacks.append(
+        {"attacker": work.attacker.name, "card": work.card.name, "combo": [c.name for c in work.combos],
+         "final_damage": work.final_damage, "dealt": {}}
+    )
+    state.pending = PendingAttack(
+        player=work.player, monster=work.attacker.name, card=work.card.name, move_type=work.card.type,
+        hits=hits, affected=affected, only=work.card.only, not_reduced_by_blk=work.card.not_reduced_by_blk,
+        self_damage=work.card.self_damage, on_damage=work.card.on_damage, record=len(state.attacks) - 1,
+    )
+
+
+def _hit(monster: Monster, pre_attribute: int, card: Card, env_add: int) -> Hit:
+    return Hit(
+        player=monster.player, monster=monster.name, pre_attribute=pre_attribute, versus=dict(card.versus),
+        attribute_checked=monster.attribute, env_add=env_add, original_target=(monster.player, monster.name),
+    )
+
+
+def _hits_text(hits: list[Hit]) -> str:
+    return ", ".join(f"{hit.monster} {hit.amount}" for hit in hits) or "none"
+
+
+# --- Proceed to the opponent's Defense Step. ------------------------------------------------
+
+
+def defend(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    procedure.run("defense-card", steps, context, state, action)
+
+
+@steps("defense-card")
+def defense_card(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    pending = state.pending
+    player = action["player"]
+    if pending is None:
+        raise context.reject("no-attack-to-defend", "there is no attack in its Defense Step")
+    if player == pending.player:
+        raise context.reject("own-attack", "you cannot defend against your own attack", "mr.attack.own-monsters-no-defense")
+    monster = monster_of(state, player, action["monster"], ("monster",))
+    card = card_of(state, action["card"], ("card",), "defense")
+    breeder = state.breeder(player)
+    if monster.ko:
+        raise context.reject("monster-ko", f"{monster.name} is KO'd")
+    require_in_hand(context, breeder, [card.name])
+    check_user(context, state, player, monster, card)
+    if pending.only is not None and (player, monster.name) not in pending.affected:
+        _unaffected_may_defend(context, monster, card, pending.only)
+    pay_guts(context, breeder, [card])
+    context.note("mr.defense.order", f"{monster.name} plays {card.name}; it resolves now, on its own")
+    for effect in card.effects:
+        DEFENSE_EFFECTS[effect.kind](context, state, pending, monster, effect, action)
+    context.note(None, "Damage waiting: " + _hits_text(pending.hits))
+
+
+def _unaffected_may_defend(context: Context, monster: Monster, card: Card, only: str) -> None:
+    redirects = any(e.kind in ("take-for-ally", "take-for-allies") for e in card.effects)
+    if redirects and context.reading(UNAFFECTED_REDIRECTION) == "redirection-allowed":
+        context.note(
+            "mr.redirect.example-shield-fire-river",
+            f"{monster.name} is not affected by the {only}-only AoE but may still take damage for its allies",
+        )
+        return
+    raise context.reject(
+        "not-affected",
+        f"{monster.name} ({monster.attribute}) is not affected by a {only}-only AoE and cannot respond with a Defense Card",
+        "mr.defense.unaffected-cannot-defend",
+    )
+
+
+def _chosen_ally(state: State, defender: Monster, action: Mapping[str, Any]) -> Monster:
+    if "choose" not in action:
+        raise InputError(f"{action['card']} needs an ally: name it with 'choose:'", expected="a 'choose:' key")
+    ally = monster_of(state, defender.player, action["choose"], ("choose",))
+    if ally is defender:
+        raise InputError(f"{action['card']} needs another monster than its user", path=("choose",))
+    return ally
+
+
+def _move_hits(context: Context, pending: PendingAttack, source: Monster, target: Monster, card: str) -> None:
+    for hit in [h for h in pending.hits if (h.player, h.monster) == (source.player, source.name)]:
+        redirected = Hit(
+            player=target.player, monster=target.name, pre_attribute=hit.amount, versus=hit.versus,
+            attribute_checked=None, redirected_from=(source.player, source.name),
+            original_target=hit.original_target, grit=False,
+        )
+        pending.hits[pending.hits.index(hit)] = redirected
+        context.note(
+            "mr.redirect.original-attribute",
+            f"{card}: {hit.amount} damage for {source.name} goes to {target.name}; "
+            f"{target.name}'s attribute ({target.attribute}) is not checked",
+            amount=hit.amount,
+        )
+        if pending.not_reduced_by_blk:
+            context.note("mr.not-reduced.redirect", "Redirecting is not reducing: it works against 'not reduced by BLK'")
+
+
+def take_for_ally(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    _move_hits(context, pending, _chosen_ally(state, user, action), user, action["card"])
+
+
+def take_for_allies(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    for ally in state.breeder(user.player).monsters:
+        if ally is not user:
+            _move_hits(context, pending, ally, user, action["card"])
+
+
+def pass_to_ally(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    ally = _chosen_ally(state, user, action)
+    _move_hits(context, pending, user, ally, action["card"])
+    if any(s.definition.taunt == "cannot-damage" for s in ally.statuses):
+        context.note("mr.taunt.redirect-bypasses", f"Redirected damage bypasses taunts: {ally.name} takes it")
+
+
+def _own_hits(pending: PendingAttack, user: Monster) -> list[Hit]:
+    return [h for h in pending.hits if (h.player, h.monster) == (user.player, user.name)]
+
+
+def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: str, card: str) -> None:
+    if pending.not_reduced_by_blk:
+        context.note("mr.not-reduced.intro", f"{pending.card} is not reduced by BLK moves: {card} has no effect on it")
+        return
+    for hit in _own_hits(pending, user):
+        before = hit.amount
+        hit.reductions += (reduction,)
+        if reduction == "halve":
+            context.note(
+                "mr.rounding.golden-rule",
+                f"{card} halves {before} damage to {hit.amount} (rounded in favour of the attacker)",
+                before=before, after=hit.amount,
+            )
+        else:
+            context.note(None, f"{card} reduces the {pending.move_type} move to 0 against {user.name}")
+
+
+def halve_damage(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    _reduce(context, pending, user, "halve", action["card"])
+
+
+def zero_move(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    if effect.move_type and effect.move_type != pending.move_type:
+        context.note(None, f"{action['card']} only reduces {effect.move_type} moves; {pending.card} is {pending.move_type}")
+        return
+    _reduce(context, pending, user, "zero", action["card"])
+
+
+def _attacker(state: State, pending: PendingAttack) -> Monster:
+    return monster_of(state, pending.player, pending.monster, ())
+
+
+def reflect(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    attacker = _attacker(state, pending)
+    for hit in _own_hits(pending, user):
+        total = hit.amount
+        back = halve(total, round_up=False) if effect.kind == "reflect-half" else total
+        kept = total - back
+        pending.hits[pending.hits.index(hit)] = Hit(
+            player=user.player, monster=user.name, pre_attribute=kept, versus={}, attribute_checked=None,
+            original_target=hit.original_target, redirected_from=hit.redirected_from,
+        )
+        pending.hits.append(
+            Hit(player=attacker.player, monster=attacker.name, pre_attribute=back, versus={}, attribute_checked=None, reflected=True)
+        )
+        if effect.kind == "reflect-half":
+            context.note(
+                "mr.rounding.golden-rule",
+                f"{action['card']} against {total} damage: {back} to {attacker.name}, {kept} to {user.name} "
+                "(halves rounded in favour of the attacker)",
+                reflected=back, kept=kept,
+            )
+        else:
+            context.note(None, f"{action['card']} reflects {back} damage to {attacker.name}", reflected=back)
+        if pending.not_reduced_by_blk:
+            context.note("mr.not-reduced.reflect", "Reflecting is not reducing: it works against 'not reduced by BLK'")
+
+
+def grit(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    for hit in _own_hits(pending, user):
+        hit.grit = True
+    context.note(None, f"{action['card']}: if this attack would KO {user.name}, its life is set to 1 instead")
+    if pending.not_reduced_by_blk:
+        context.note("mr.not-reduced.grit", "Setting life to 1 is not reducing: it works against 'not reduced by BLK'")
+
+
+def change_attribute(context: Context, state: State, monster: Monster, attribute: str, source: str) -> bool:
+    """Bad Weather and Warp stop every attribute change; returns whether the attribute changed."""
+    env = state.env_card()
+    if env is not None and env.freeze_attributes:
+        context.note("mr.card.bad-weather-warp", f"{env.name} is in play: {monster.name}'s attribute cannot change")
+        return False
+    if monster.attribute == attribute:
+        context.note("mr.redirect.example-shield-blowhole", f"{monster.name} is already {attribute}: its attribute does not change")
+        return False
+    before = monster.attribute
+    grant(monster, StatusDef(name=f"{attribute} ({source})", attribute=attribute), None, source)
+    context.note(None, f"{source}: {monster.name} changes from {before} to {attribute}")
+    return True
+
+
+def defense_change_attribute(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    target = monster_of(state, user.player, action.get("choose", user.name), ("choose",))
+    if not change_attribute(context, state, target, effect.attribute or "", action["card"]):
+        return
+    for hit in pending.hits:
+        if (hit.player, hit.monster) == (target.player, target.name) and not hit.reflected:
+            before = hit.amount
+            hit.attribute_checked = target.attribute
+            ruling = "mr.redirect.new-attribute-on-change" if hit.redirected_from else "mr.defense.attribute-recheck"
+            context.note(ruling, f"Attribute changed while resolving defense: rechecked, {before} → {hit.amount} to {target.name}")
+
+
+def defense_grant_status(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    definition = state.statuses[effect.status or ""]
+    grant(user, definition, effect.turns, action["card"])
+    context.note(None, f"{action['card']}: {user.name} gains {definition.name}")
+    if all(h.amount == 0 for h in _own_hits(pending, user)) and _own_hits(pending, user):
+        context.note("mr.defense.zero-defendable", f"{user.name} defended a move reduced to 0 damage")
+
+
+DefenseEffect = Callable[[Context, State, PendingAttack, Monster, Effect, Mapping[str, Any]], None]
+DEFENSE_EFFECTS: dict[str, DefenseEffect] = {
+    "take-for-ally": take_for_ally,
+    "take-for-allies": take_for_allies,
+    "pass-to-ally": pass_to_ally,
+    "halve-damage": halve_damage,
+    "zero-move": zero_move,
+    "reflect-half": reflect,
+    "reflect-all": reflect,
+    "grit": grit,
+    "change-attribute": defense_change_attribute,
+    "grant-status": defense_grant_status,
+}
+
+
+def close_defense_step(context: Context, state: State, procedure: Procedure) -> None:
+    procedure.walk(DEFENSE_STEP, steps, context, state)
+    state.pending = None
+
+
+@steps("deal-damage")
+def deal_damage(context: Context, state: State) -> None:
+    pending = state.pending
+    assert pending is not None
+    record = state.attacks[pending.record]
+    for hit in pending.hits:
+        monster = monster_of(state, hit.player, hit.monster, ())
+        amount = hit.amount
+        if monster.has("damage_immune") and amount:
+            context.note("mr.card.doll-zero", f"{monster.name} is under Doll: {amount} damage becomes 0")
+            amount = 0
+        if hit.redirected_from and monster.has("damage_immune"):
+            context.note("mr.redirect.hide-doll", f"Redirected damage to {monster.name} under Doll is nullified")
+        before = monster.lp
+        monster.lp = max(0, monster.lp - amount)
+        if hit.grit and monster.lp == 0 and amount:
+            monster.lp = 1
+            context.note("mr.not-reduced.grit", f"Grit: {monster.name}'s life is set to 1")
+        side = record["dealt"].setdefault(monster.player, {})
+        side[monster.name] = side.get(monster.name, 0) + amount
+        context.note(None, f"{monster.name} takes {amount} damage: LP {before} → {monster.lp}" + (" (KO)" if monster.ko else ""),
+                     monster=monster.name, damage=amount, lp=monster.lp)
+        if amount > 0:
+            for status in [s for s in monster.statuses if s.definition.ends_if_damaged]:
+                monster.statuses.remove(status)
+                context.note(None, f"{status.name} ends: {monster.name} was damaged")
+            if not hit.reflected:
+                _on_damage(context, state, pending, hit, monster)
+
+
+def _on_damage(context: Context, state: State, pending: PendingAttack, hit: Hit, damaged: Monster) -> None:
+    if not pending.on_damage:
+        return
+    target = damaged
+    if hit.redirected_from is not None and hit.original_target is not None:
+        if context.reading(ON_DAMAGE_AFTER_REDIRECT) == "original-target":
+            target = monster_of(state, *hit.original_target, ())
+    for effect in pending.on_damage:
+        if effect.kind == "guts-loss":
+            breeder = state.breeder(target.player)
+            lost = min(effect.amount, breeder.guts)
+            breeder.guts -= lost
+            context.note("mr.redirect.on-damage-effects", f"On damage: {target.player} loses {lost} GUTS")
+        else:
+            grant(target, state.statuses[effect.status or ""], effect.turns, pending.card)
+            context.note("mr.redirect.on-damage-effects", f"On damage: {target.name} gains {effect.status}")
+
+
+@steps("self-inflicted-damage")
+def self_inflicted_damage(context: Context, state: State) -> None:
+    pending = state.pending
+    assert pending is not None
+    if not pending.self_damage:
+        return
+    user = monster_of(state, pending.player, pending.monster, ())
+    before = user.lp
+    user.lp = max(0, user.lp - pending.self_damage)
+    context.note(
+        "mr.attack.self-inflicted",
+        f"Self-inflicted damage after defense, not affected by modifiers: {user.name} takes {pending.self_damage}, "
+        f"LP {before} → {user.lp}",
+        damage=pending.self_damage,
+    )
+
+
+# === General Mechanics ===========================================================================
+# The Rounding Golden Rule is ``halve`` (state.py) with the favoured side chosen where a card halves.
+# Damage Reduction, Taunts and Redirections are applied in the Attack and Defense Steps above.
+# --- Life Points Loss / Reduction, Status, Hand/Deck/Discard: skills, ENV and turn actions. --
+
+
+def lose_lp(context: Context, monster: Monster, amount: int, source: str) -> None:
+    """Life Points loss is not damage: Doll does not stop it and 'ends if damaged' effects persist."""
+    before = monster.lp
+    monster.lp = max(0, monster.lp - amount)
+    context.note("mr.lp-loss.not-damage", f"{source}: {monster.name} loses {amount} LP (not damage): {before} → {monster.lp}",
+                 lp=monster.lp)
+    if monster.has("damage_immune"):
+        context.note("mr.lp-loss.doll", f"Doll does not stop Life Points loss: {monster.name} still loses {amount}")
+    if monster.has("ends_if_damaged"):
+        context.note("mr.lp-loss.silent-stance", f"{monster.name}'s 'ends if damaged' status persists: this was not damage")
+
+
+def draw(context: Context, state: State, player: str, amount: int, source: str) -> None:
+    breeder = state.breeder(player)
+    env = state.env_card()
+    if env is not None and env.blocks_draw:
+        context.note(None, f"{env.name} is in play: {player} cannot draw ({source})")
+        return
+    if amount > len(breeder.deck):
+        state.loser = player
+        context.note(
+            "mr.cards.draw-insufficient-loses",
+            f"{player} must draw {amount} with {len(breeder.deck)} in the deck: {player} loses at once",
+        )
+        return
+    drawn, breeder.deck = breeder.deck[:amount], breeder.deck[amount:]
+    breeder.hand += drawn
+    context.note(None, f"{player} draws {', '.join(drawn)} ({source})", drawn=drawn)
+
+
+def use_skill(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    player = action["player"]
+    if player != state.active:
+        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
+    breeder = state.breeder(player)
+    card = card_of(state, action["card"], ("card",), "skill")
+    combos = [card_of(state, name, ("combo", i)) for i, name in enumerate(action.get("combo", []))]
+    user = monster_of(state, player, action["monster"], ("monster",)) if "monster" in action else None
+    if user is not None and user.ko:
+        raise context.reject("monster-ko", f"{user.name} is KO'd")
+    require_in_hand(context, breeder, [card.name, *(c.name for c in combos)])
+    for played in [card, *combos]:
+        check_user(context, state, player, user, played)
+    if card.type == "SPE":
+        context.note("mr.taunt.spe-unaffected", f"{card.name} is an SPE move and does no damage: taunts do not apply")
+    _check_requirements(context, breeder, card)
+    pay_guts(context, breeder, [card, *combos])
+    context.note(None, f"{player}{' ' + user.name if user else ''} uses {card.name}")
+    for effect in card.effects:
+        SKILL_EFFECTS[effect.kind](context, state, player, user, effect, action, [card, *combos])
+
+
+def _check_requirements(context: Context, breeder: Breeder, card: Card) -> None:
+    """Cards that move cards need enough of them; drawing is the exception (checked when drawing)."""
+    others = len(breeder.hand) - 1  # the card itself leaves the hand
+    needs = {
+        "return-to-deck": ("cards in hand to return", others),
+        "discard-from-hand": ("cards in hand to discard", others),
+        "take-from-discard": ("cards in the discard pile", len(breeder.discard)),
+    }
+    for effect in card.effects:
+        if effect.kind in needs:
+            what, have = needs[effect.kind]
+            if have < effect.amount:
+                raise context.reject(
+                    "insufficient-cards", f"{card.name} needs {effect.amount} {what}; {breeder.player} has {have}",
+                    "mr.cards.sufficient", have=have, need=effect.amount,
+                )
+            context.note("mr.cards.sufficient", f"{card.name} needs {effect.amount} {what}: {have} available")
+
+
+def _target(state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any]) -> list[Monster | Breeder]:
+    if effect.to == "self":
+        if user is None:
+            raise InputError(f"{action['card']} acts on its user: name it with 'monster:'", expected="a 'monster:' key")
+        return [user]
+    if effect.to == "allies":
+        return [m for m in state.breeder(player).monsters if m is not user]
+    if effect.to == "breeder":
+        return [state.breeder(player)]
+    if effect.to == "opponent-breeder":
+        return [state.breeder(opponent(player))]
+    if "target" not in action:
+        raise InputError(f"{action['card']} needs a target: name it with 'target:'", expected="a 'target:' key")
+    side = player if effect.to == "own-monster" else opponent(player)
+    return [monster_of(state, side, action["target"], ("target",))]
+
+
+def skill_grant_status(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    definition = state.statuses[effect.status or ""]
+    for target in _target(state, player, user, effect, action):
+        grant(target, definition, effect.turns, action["card"])
+        name = target.name if isinstance(target, Monster) else f"Breeder {target.player}"
+        context.note(None, f"{name} gains {definition.name}" + (f" for {effect.turns} turn ends" if effect.turns else ""))
+
+
+def skill_lose_lp(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    for target in _target(state, player, user, effect, action):
+        assert isinstance(target, Monster)
+        lose_lp(context, target, effect.amount, action["card"])
+
+
+def skill_halve_lp(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    for target in _target(state, player, user, effect, action):
+        assert isinstance(target, Monster)
+        before = target.lp
+        # The player who played the card halves; the rounding favours the other player.
+        target.lp = halve(target.lp, round_up=target.player != player)
+        context.note("mr.rounding.golden-rule", f"{action['card']} halves {target.name}'s LP: {before} → {target.lp}"
+                     + (" (KO)" if target.ko else ""), before=before, after=target.lp)
+
+
+def skill_draw(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    draw(context, state, player, effect.amount, action["card"])
+
+
+def shuffle_in(context: Context, breeder: Breeder, cards: list[str], action: Mapping[str, Any]) -> None:
+    """Put cards into the deck and shuffle; the scenario gives the shuffle's result (a chance event)."""
+    pool = breeder.deck + cards
+    order = action.get("shuffle")
+    if order is None:
+        raise InputError(
+            f"{action['card']} shuffles the deck: give the result as 'shuffle:'",
+            expected=f"a list ordering the deck's positions 0..{len(pool) - 1} (0 = the current top card)",
+        )
+    if sorted(order) != list(range(len(pool))):
+        raise InputError(
+            "'shuffle' is not an ordering of the deck's positions", path=("shuffle",),
+            expected=f"each of 0..{len(pool) - 1} once (the deck plus the returned cards: {', '.join(pool)})",
+        )
+    breeder.deck = [pool[i] for i in order]
+    context.note(None, f"{', '.join(cards)} shuffled into the deck: {', '.join(breeder.deck)}", deck=list(breeder.deck))
+
+
+def skill_return_to_deck(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    breeder = state.breeder(player)
+    chosen = list(action.get("choose_cards", []))
+    if len(chosen) < effect.amount and len(breeder.hand) < effect.amount:
+        returned = _combo_card_returned(context, breeder, played, effect.amount)
+    else:
+        if len(chosen) != effect.amount:
+            raise InputError(f"{action['card']} returns {effect.amount} card(s): list them in 'choose_cards'",
+                             path=("choose_cards",), expected=f"{effect.amount} card name(s) from the hand")
+        require_in_hand(context, breeder, chosen)
+        for name in chosen:
+            breeder.hand.remove(name)
+        returned = chosen
+    shuffle_in(context, breeder, returned, action)
+
+
+def _combo_card_returned(context: Context, breeder: Breeder, played: list[Card], amount: int) -> list[str]:
+    """Last Trump with its combo partner as the last cards: the game still shuffles a card in."""
+    context.note("mr.cards.trivia-last-trump-joy", "The hand is empty, yet the combo is allowed (the game's inconsistent behavior)")
+    which = context.reading(LAST_TRUMP_RETURNED_CARD)
+    card = played[1].name if which == "combo-card" and len(played) > 1 else played[0].name
+    breeder.discard.remove(card)
+    return [card][:amount]
+
+
+def skill_deck_to_guts(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    breeder = state.breeder(player)
+    count = min(effect.amount, len(breeder.deck))
+    moved, breeder.deck = breeder.deck[:count], breeder.deck[count:]
+    breeder.guts += count
+    context.note(
+        "mr.cards.trivia-wild-rush",
+        f"{action['card']}: {count} card(s) from the deck become GUTS (asked {effect.amount}, deck had {count + len(breeder.deck)})",
+        converted=count, guts=breeder.guts,
+    )
+
+
+def skill_revive(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    for target in _target(state, player, user, effect, action):
+        assert isinstance(target, Monster)
+        if not target.ko:
+            raise context.reject("invalid-target", f"{target.name} is not KO'd")
+        target.lp = effect.amount
+        context.note(None, f"{target.name} is revived with {effect.amount} LP")
+        kept = [s.name for s in target.statuses]
+        if kept:
+            context.note("mr.status.persist-ko", f"{target.name} keeps its statuses through KO and revival: {', '.join(kept)}")
+        hidden = [s for s in target.statuses if s.definition.hidden]
+        if hidden and context.reading(HIDDEN_STATUS_ON_REVIVAL) == "lost":
+            for status in hidden:
+                target.statuses.remove(status)
+            context.note(None, f"{', '.join(s.name for s in hidden)} lost on revival (no visible status)")
+
+
+def skill_change_attribute(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    for target in _target(state, player, user, effect, action):
+        assert isinstance(target, Monster)
+        change_attribute(context, state, target, effect.attribute or "", action["card"])
+
+
+SkillEffect = Callable[[Context, State, str, "Monster | None", Effect, Mapping[str, Any], list[Card]], None]
+SKILL_EFFECTS: dict[str, SkillEffect] = {
+    "grant-status": skill_grant_status,
+    "lose-lp": skill_lose_lp,
+    "halve-lp": skill_halve_lp,
+    "draw": skill_draw,
+    "return-to-deck": skill_return_to_deck,
+    "deck-to-guts": skill_deck_to_guts,
+    "revive": skill_revive,
+    "change-attribute": skill_change_attribute,
+}
+
+
+def play_env(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    player = action["player"]
+    if player != state.active:
+        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
+    breeder = state.breeder(player)
+    card = card_of(state, action["card"], ("card",), "env")
+    require_in_hand(context, breeder, [card.name])
+    pay_guts(context, breeder, [card])
+    replaced = state.env
+    state.env = card.name
+    context.note(None, f"{player} plays ENV {card.name}" + (f", replacing {replaced}" if replaced else ""))
+    if not card.final_damage_add and card.forbid_at_most is None and card.forbid_at_least is None and not (
+        card.freeze_attributes or card.blocks_draw or card.lp_loss_each_turn_end
+    ):
+        context.note("mr.card.cool-judge-no-persist", f"{card.name} has no persisting effect: it only replaces the ENV")
+    for effect in card.effects:
+        if effect.kind == "draw":
+            if replaced and state.cards[replaced].blocks_draw:
+                context.note("mr.card.cool-judge-pray", f"{card.name}'s 'when played' draw is not blocked by {replaced}")
+            draw(context, state, player, effect.amount, card.name)
+
+
+def draw_action(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    draw(context, state, action["player"], action.get("amount", 1), "draw")
+
+
+def end_turn(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    player = action["player"]
+    if player != state.active:
+        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
+    env = state.env_card()
+    if env is not None and env.lp_loss_each_turn_end:
+        for monster in state.monsters():
+            if not monster.ko:
+                lose_lp(context, monster, env.lp_loss_each_turn_end, env.name)
+    for status in state.breeder(player).statuses:
+        if status.definition.guts_each_turn_end:
+            state.breeder(player).guts += status.definition.guts_each_turn_end
+            context.note(None, f"{status.name}: {player} gains {status.definition.guts_each_turn_end} GUTS")
+    holders: list[Monster | Breeder] = [*state.monsters(), *state.players.values()]
+    for holder in holders:
+        for status in list(holder.statuses):
+            if status.turns is None:
+                continue
+            status.turns -= 1
+            if status.turns <= 0:
+                holder.statuses.remove(status)
+                context.note(None, f"{status.name} on {getattr(holder, 'name', 'Breeder ' + holder.player)} expires")
+        if isinstance(holder, Monster) and holder.ko and holder.statuses:
+            context.note("mr.status.persist-ko", f"{holder.name} is KO'd and keeps {', '.join(s.name for s in holder.statuses)}")
+    state.active = opponent(player)
+    state.turn += 1
+    context.note(None, f"{player} ends the turn; turn {state.turn}: {state.active} to play")
+
+
+Action = Callable[[Context, State, Mapping[str, Any], Procedure], None]
+ACTIONS: dict[str, Action] = {
+    "attack": attack,
+    "defend": defend,
+    "skill": use_skill,
+    "env": play_env,
+    "draw": draw_action,
+    "end-turn": end_turn,
+}
+
+
+def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
+    """The state after ``action``; ``state`` itself is never changed."""
+    if state.loser is not None:
+        raise context.reject("game-over", f"{state.loser} has already lost")
+    following = state.evolve()
+    if action["action"] != "defend" and following.pending is not None:
+        close_defense_step(context, following, procedure)
+    ACTIONS[action["action"]](context, following, action, procedure)
+    return following
+
+
+def settle(state: State, context: Context, procedure: Procedure) -> State:
+    if state.pending is None:
+        return state
+    following = state.evolve()
+    close_defense_step(context, following, procedure)
+    return following

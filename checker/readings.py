@@ -1,0 +1,59 @@
+"""Running a scenario under every reading of the ambiguous rulings it touches."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterator
+
+from checker.game import Game
+from checker.runner import RunResult, run
+from checker.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Branch:
+    readings: dict[str, str]
+    result: RunResult
+
+    @property
+    def fingerprint(self) -> str:
+        """What a player would see differ: the outcome and any rejections."""
+        rejections = {index: r.reason for index, r in self.result.rejections.items()}
+        return json.dumps([self.result.outcome, rejections], sort_keys=True, default=str)
+
+
+@dataclass(frozen=True)
+class Exploration:
+    branches: tuple[Branch, ...]
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for branch in self.branches:
+            seen.update(dict.fromkeys(branch.readings))
+        return tuple(seen)
+
+    @property
+    def depends_on_reading(self) -> bool:
+        return len({branch.fingerprint for branch in self.branches}) > 1
+
+
+def explore(scenario: Scenario, game: Game) -> Exploration:
+    """Every combination of readings that the run actually consults.
+
+    Each run reports which ambiguous rulings it consulted; every one not yet
+    fixed is branched over, so a reading that only matters under another
+    reading is still explored, and untouched rulings cost nothing.
+    """
+    return Exploration(tuple(_branches(scenario, game, {})))
+
+
+def _branches(scenario: Scenario, game: Game, pins: dict[str, str]) -> Iterator[Branch]:
+    result = run(scenario, game, pins)
+    free = [ruling for ruling in result.readings if ruling not in pins]
+    if not free:
+        yield Branch(dict(result.readings), result)
+        return
+    for name in game.catalogue[free[0]].reading_names:
+        yield from _branches(scenario, game, {**pins, free[0]: name})

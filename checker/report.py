@@ -1,0 +1,123 @@
+"""Turning results into text for people and JSON for machines."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import yaml
+
+from checker.readings import Exploration
+from checker.runner import RunResult
+from checker.trace import TraceStep
+
+LABELS = {"pass": "PASS", "fail": "FAIL", "question": "ANSWER", "invalid": "INVALID", "error": "ERROR"}
+
+
+def headline(result: RunResult) -> str:
+    if result.verdict == "invalid" and result.error is not None:
+        return f"INVALID  {result.error.render(result.path)}"
+    return f"{LABELS[result.verdict]:<7}  {result.id}  ({result.path})"
+
+
+def details(result: RunResult) -> list[str]:
+    lines: list[str] = []
+    for label, mismatch in result.mismatches:
+        lines.append(f"    {label}: {mismatch.render()}")
+    if result.crash:
+        lines.append(f"    internal error in the rules engine (a bug in the checker): {result.crash}")
+    return lines
+
+
+def trace_lines(trace: Iterable[TraceStep]) -> list[str]:
+    lines: list[str] = []
+    current: tuple[Any, Any] | None = None
+    number = 0
+    for step in trace:
+        heading = (step.action, step.phase)
+        if heading != current:
+            current = heading
+            where = "setup" if step.action is None and not lines else (
+                f"action {step.action + 1}" if step.action is not None else "end of scenario"
+            )
+            lines.append(f"  -- {where}{' / ' + step.phase if step.phase else ''}")
+        number += 1
+        lines.append(f"  {number:>3}. {step.render()}")
+    return lines
+
+
+class _PlainDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def outcome_text(outcome: dict[str, Any]) -> str:
+    return yaml.dump(outcome, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None).rstrip()
+
+
+def explain(result: RunResult) -> str:
+    if result.error is not None or result.scenario is None:
+        return headline(result)
+    parts = [f"{result.scenario.id}: {result.scenario.title}", f"verdict: {LABELS[result.verdict]}"]
+    parts += details(result)
+    for index, rejection in sorted(result.rejections.items()):
+        parts.append(f"action {index + 1} rejected: {rejection.reason}: {rejection.message}")
+    if result.readings:
+        parts.append("readings of ambiguous rulings used: " + ", ".join(f"{r}={n}" for r, n in result.readings.items()))
+    parts.append("trace:")
+    parts += trace_lines(result.trace)
+    parts.append("outcome:")
+    parts.append("  " + outcome_text(result.outcome).replace("\n", "\n  "))
+    return "\n".join(parts)
+
+
+def summary(results: list[RunResult]) -> str:
+    counts = {verdict: 0 for verdict in LABELS}
+    for result in results:
+        counts[result.verdict] += 1
+    return (
+        f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed, "
+        f"{counts['invalid']} invalid, {counts['question']} answered"
+    )
+
+
+def result_json(result: RunResult, *, with_trace: bool = False) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": result.id,
+        "path": result.path,
+        "verdict": result.verdict,
+        "mismatches": [dict(where=label, **m.to_json()) for label, m in result.mismatches],
+        "rejections": {str(i + 1): {"reason": r.reason, "message": r.message} for i, r in result.rejections.items()},
+        "readings": result.readings,
+    }
+    if result.error is not None:
+        position = result.error.position
+        data["error"] = {
+            "file": result.path,
+            "line": position.line if position else None,
+            "column": position.column if position else None,
+            "message": result.error.message,
+            "expected": result.error.expected,
+        }
+    if result.crash:
+        data["error"] = {"file": result.path, "message": result.crash, "internal": True}
+    if with_trace:
+        data["outcome"] = result.outcome
+        data["trace"] = [step.to_json() for step in result.trace]
+    return data
+
+
+def exploration_text(exploration: Exploration) -> str:
+    if not exploration.touched:
+        return "This scenario touches no ambiguous ruling: its outcome does not depend on any reading."
+    lines = ["Ambiguous rulings touched: " + ", ".join(exploration.touched)]
+    for branch in exploration.branches:
+        pins = ", ".join(f"{r}={n}" for r, n in branch.readings.items())
+        lines.append(f"- under {pins}: {LABELS[branch.result.verdict]}")
+        for index, rejection in sorted(branch.result.rejections.items()):
+            lines.append(f"    action {index + 1} rejected: {rejection.reason}")
+        for label, mismatch in branch.result.mismatches:
+            lines.append(f"    {label}: {mismatch.render()}")
+        lines.append("    " + outcome_text(branch.result.outcome).replace("\n", "\n    "))
+    verdict = "DEPENDS on the reading" if exploration.depends_on_reading else "is the same under every reading"
+    lines.append(f"The outcome {verdict}.")
+    return "\n".join(lines)

@@ -1,0 +1,142 @@
+"""Loading a scenario file: safe YAML, schema validation, core-level checks.
+
+The result is a :class:`Scenario`, or an :class:`InputError` that already
+carries the line and column it is about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from checker.errors import InputError
+from checker.game import Game
+from checker.schema import Validator, _nearest, one_of
+from checker.yamlsafe import Document, load_file
+
+MODELINE = "# yaml-language-server: $schema="
+
+
+@dataclass(frozen=True)
+class Action:
+    index: int  # position in the scenario's ``actions`` list, 0-based
+    data: Mapping[str, Any]  # the action itself, without ``expect`` / ``reject``
+    expect: Mapping[str, Any] | None = None
+    reject: str | None = None  # the expected rejection reason
+
+    @property
+    def kind(self) -> str:
+        return str(self.data["action"])
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: str
+    document: Document = field(repr=False)
+    id: str
+    game: str
+    title: str
+    rulings: tuple[str, ...]
+    tags: tuple[str, ...]
+    status: str
+    notes: str
+    assumptions: tuple[str, ...]
+    readings: Mapping[str, str]
+    cards: Mapping[str, Any]
+    initial: Mapping[str, Any]
+    actions: tuple[Action, ...]
+    expect: Mapping[str, Any] | None
+
+    @property
+    def is_question(self) -> bool:
+        """A scenario that asserts nothing: the checker answers it instead."""
+        return self.expect is None and all(a.expect is None and a.reject is None for a in self.actions)
+
+    @property
+    def raw(self) -> Any:
+        return self.document.data
+
+
+def load_scenario(path: str | Path, games: Mapping[str, Game], validator: Validator) -> Scenario:
+    """Load and validate one file; raise :class:`InputError` (located) if it is not a valid scenario."""
+    document = load_file(str(path))
+    try:
+        return _build(str(path), document, games, validator)
+    except InputError as error:
+        raise document.locate(error) from None
+
+
+def _build(path: str, document: Document, games: Mapping[str, Game], validator: Validator) -> Scenario:
+    data = document.data
+    if not isinstance(data, dict):
+        raise InputError("a scenario is a mapping of keys", expected="'id:', 'game:', 'title:' ... at the top level")
+    game_id = data.get("game")
+    if isinstance(game_id, str) and game_id not in games:
+        raise InputError(
+            f"unknown game {game_id!r}{_nearest(game_id, games)}", path=("game",), expected=one_of(games)
+        )
+    errors = validator.errors(data)
+    if errors:
+        errors.sort(key=lambda e: (_order(document, e), -len(e.path)))
+        raise errors[0]
+    game = games[data["game"]]
+    _check_rulings(data, game)
+    actions = tuple(
+        Action(
+            index=index,
+            data={k: v for k, v in item.items() if k not in ("expect", "reject")},
+            expect=item.get("expect"),
+            reject=item["reject"]["reason"] if "reject" in item else None,
+        )
+        for index, item in enumerate(data.get("actions", []))
+    )
+    return Scenario(
+        path=path,
+        document=document,
+        id=data["id"],
+        game=game.id,
+        title=data["title"],
+        rulings=tuple(data.get("rulings", ())),
+        tags=tuple(data.get("tags", ())),
+        status=data.get("status", "confirmed"),
+        notes=data.get("notes", ""),
+        assumptions=tuple(data.get("assumptions", ())),
+        readings=dict(data.get("readings", {})),
+        cards=dict(data.get("cards", {})),
+        initial=data["initial"],
+        actions=actions,
+        expect=data.get("expect"),
+    )
+
+
+def _order(document: Document, error: InputError) -> tuple[int, int]:
+    position = document.position(error.path, on_key=error.on_key)
+    return (position.line, position.column) if position else (0, 0)
+
+
+def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
+    catalogue = game.catalogue
+    for index, ruling_id in enumerate(data.get("rulings", ())):
+        if ruling_id not in catalogue:
+            raise InputError(
+                f"unknown ruling {ruling_id!r}{_nearest(ruling_id, catalogue.ids)}",
+                path=("rulings", index),
+                expected=f"a ruling id of {game.id}'s catalogue",
+            )
+    for ruling_id, reading in data.get("readings", {}).items():
+        if ruling_id not in catalogue or catalogue[ruling_id].status != "ambiguous":
+            ambiguous = [r.id for r in catalogue.with_status("ambiguous")]
+            raise InputError(
+                f"{ruling_id!r} is not an ambiguous ruling{_nearest(ruling_id, ambiguous)}",
+                path=("readings", ruling_id),
+                on_key=True,
+                expected=one_of(ambiguous),
+            )
+        names = catalogue[ruling_id].reading_names
+        if reading not in names:
+            raise InputError(
+                f"unknown reading {reading!r} of {ruling_id}{_nearest(reading, names)}",
+                path=("readings", ruling_id),
+                expected=one_of(names),
+            )

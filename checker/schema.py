@@ -1,0 +1,230 @@
+"""The scenario format as a JSON Schema (draft-07), and validation against it.
+
+The schema is assembled from the core's envelope (id, game, title, rulings,
+readings, actions with their ``expect`` and ``reject``) and each game's
+fragment (``schema.yaml`` beside its rules: state, cards, actions, outcome).
+The same assembled schema is published as ``schema/scenario.schema.json`` for
+editors and used here to validate every scenario, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any, Iterable, Mapping
+
+import jsonschema
+
+from checker.errors import InputError
+from checker.game import Game
+
+SCHEMA_ID = "https://rulings-checker.invalid/schema/scenario.schema.json"
+SLUG = "^[a-z0-9]+(-[a-z0-9]+)*$"
+
+
+def _rebase(node: Any, prefix: str) -> Any:
+    """Point a game fragment's local ``#/...`` references into its own definitions."""
+    if isinstance(node, dict):
+        return {
+            key: (prefix + value[2:] if key == "$ref" and isinstance(value, str) and value.startswith("#/") else _rebase(value, prefix))
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_rebase(item, prefix) for item in node]
+    return node
+
+
+def _action_schema(game: Game, base: str) -> dict[str, Any]:
+    actions: dict[str, Any] = game.schema["actions"]
+    reject = {
+        "type": "object",
+        "description": "This action must be rejected, for this reason; the state stays as it was.",
+        "additionalProperties": False,
+        "required": ["reason"],
+        "properties": {"reason": {"enum": list(game.reject_reasons)}},
+    }
+    branches = []
+    for kind, spec in actions.items():
+        properties = {
+            "action": {"const": kind},
+            "expect": {"$ref": f"{base}outcome", "description": "Facts that hold after this action."},
+            "reject": reject,
+            **_rebase(spec.get("properties", {}), base),
+        }
+        then = {
+            "properties": properties,
+            "required": ["action", *spec.get("required", ())],
+            "additionalProperties": False,
+        }
+        if "description" in spec:
+            then["description"] = spec["description"]
+        branches.append({"if": {"properties": {"action": {"const": kind}}, "required": ["action"]}, "then": then})
+    return {
+        "type": "object",
+        "required": ["action"],
+        "properties": {"action": {"enum": list(actions)}},
+        "allOf": branches,
+    }
+
+
+def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
+    definitions: dict[str, Any] = {}
+    game_branches = []
+    for game_id, game in games.items():
+        base = f"#/definitions/{game_id}/"
+        fragment = {key: _rebase(value, base) for key, value in game.schema["definitions"].items()}
+        fragment["action"] = _action_schema(game, base)
+        definitions[game_id] = fragment
+        game_branches.append(
+            {
+                "if": {"properties": {"game": {"const": game_id}}, "required": ["game"]},
+                "then": {
+                    "properties": {
+                        "initial": {"$ref": f"{base}state"},
+                        "cards": {
+                            "type": "object",
+                            "description": "Cards defined by this scenario, by name, with their numbers.",
+                            "additionalProperties": {"$ref": f"{base}card"},
+                        },
+                        "actions": {"type": "array", "items": {"$ref": f"{base}action"}},
+                        "expect": {"$ref": f"{base}outcome"},
+                    }
+                },
+            }
+        )
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": SCHEMA_ID,
+        "title": "Rulings scenario",
+        "description": "One ruling scenario: an initial state, ordered actions, and (unless it is a question) the expected outcome.",
+        "type": "object",
+        "required": ["id", "game", "title", "initial", "actions"],
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "string", "pattern": SLUG, "maxLength": 100, "description": "Stable slug, unique across the repository."},
+            "game": {"enum": list(games), "description": "Game identifier."},
+            "title": {"type": "string", "minLength": 1, "maxLength": 200},
+            "rulings": {"type": "array", "items": {"type": "string"}, "description": "Ruling ids this scenario demonstrates."},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "status": {"enum": ["confirmed", "disputed"], "default": "confirmed"},
+            "notes": {"type": "string"},
+            "assumptions": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Numbers the text does not give, readings chosen, anything else assumed.",
+            },
+            "readings": {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "description": "Pinned readings of ambiguous rulings: ruling id -> reading name.",
+            },
+            "cards": {"type": "object"},
+            "initial": {"type": "object"},
+            "actions": {"type": "array"},
+            "expect": {"type": "object"},
+        },
+        "allOf": game_branches,
+        "definitions": definitions,
+    }
+
+
+def published_text(games: Mapping[str, Game]) -> str:
+    return json.dumps(build_schema(games), indent=2, sort_keys=False) + "\n"
+
+
+class Validator:
+    """Validates plain scenario data and turns the first problem into one :class:`InputError`."""
+
+    def __init__(self, games: Mapping[str, Game]) -> None:
+        self.schema = build_schema(games)
+        jsonschema.Draft7Validator.check_schema(self.schema)
+        self._validator = jsonschema.Draft7Validator(self.schema)
+
+    def errors(self, data: Any) -> list[InputError]:
+        return [_explain(error) for error in _leaves(self._validator.iter_errors(data))]
+
+
+def _leaves(errors: Iterable[jsonschema.ValidationError]) -> Iterable[jsonschema.ValidationError]:
+    for error in errors:
+        if error.validator == "if":
+            continue
+        if error.context:
+            yield from _leaves(error.context)
+        else:
+            yield error
+
+
+def _nearest(word: str, choices: Iterable[str]) -> str:
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{match[0]}'?)" if match else ""
+
+
+def one_of(choices: Iterable[Any], limit: int = 12) -> str:
+    items = [str(choice) for choice in choices]
+    shown = ", ".join(f"'{item}'" for item in items[:limit])
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return f"one of {shown}{more}"
+
+
+_TYPE_WORDS = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if value is None:
+        return "null"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _explain(error: jsonschema.ValidationError) -> InputError:
+    path = tuple(error.absolute_path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    kind = error.validator
+    if kind == "additionalProperties" and isinstance(error.instance, dict):
+        known = list(schema.get("properties", {}))
+        extra = [key for key in error.instance if key not in known]
+        key = extra[0] if extra else "?"
+        return InputError(
+            f"unknown key '{key}'{_nearest(key, known)}",
+            path=path + (key,),
+            on_key=True,
+            expected=one_of(known),
+        )
+    if kind == "required":
+        missing = [key for key in error.validator_value if key not in error.instance]
+        return InputError(f"missing key '{missing[0]}'", path=path, expected=f"a '{missing[0]}' key here")
+    if kind == "type":
+        wanted = error.validator_value
+        wanted_list = wanted if isinstance(wanted, list) else [wanted]
+        words = " or ".join(_TYPE_WORDS.get(w, w) for w in wanted_list)
+        return InputError(f"wrong type: got {_describe(error.instance)}", path=path, expected=words)
+    if kind in ("enum", "const"):
+        choices = error.validator_value if kind == "enum" else [error.validator_value]
+        label = "value"
+        if path and path[-1] == "game":
+            label = "game"
+        elif path and path[-1] == "action":
+            label = "action"
+        return InputError(
+            f"unknown {label} {error.instance!r}{_nearest(str(error.instance), map(str, choices))}",
+            path=path,
+            expected=one_of(choices),
+        )
+    if kind == "pattern" and path and path[-1] == "id":
+        return InputError(f"id {error.instance!r} is not a slug", path=path, expected="lower-case words joined by '-', e.g. 'shotgun-under-nice-fight'")
+    description = schema.get("description")
+    return InputError(error.message, path=path, expected=description)
+

@@ -1,0 +1,85 @@
+"""Many scenarios at once: finding files, loading them, ids unique across the set."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from checker.errors import InputError
+from checker.game import Game
+from checker.games import registry
+from checker.runner import RunResult, run
+from checker.scenario import Scenario, load_scenario
+from checker.schema import Validator
+
+SUFFIXES = (".yaml", ".yml")
+
+
+@functools.cache
+def validator() -> Validator:
+    return Validator(registry())
+
+
+def games() -> Mapping[str, Game]:
+    return registry()
+
+
+def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The scenario files named by ``paths``: files as given, folders searched recursively."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise InputError(f"no such file or folder: {path}", expected="a scenario file or a folder of them")
+    return found
+
+
+def load(path: Path) -> Scenario | RunResult:
+    """The scenario in ``path``, or an ``invalid`` result saying what is wrong with it."""
+    try:
+        return load_scenario(path, games(), validator())
+    except InputError as error:
+        return RunResult.invalid(str(path), error)
+
+
+def load_many(paths: Iterable[Path]) -> list[Scenario | RunResult]:
+    loaded: list[Scenario | RunResult] = []
+    first_file: dict[str, str] = {}
+    for path in paths:
+        item = load(path)
+        if isinstance(item, Scenario):
+            if item.id in first_file:
+                error = InputError(
+                    f"id {item.id!r} is already used by {first_file[item.id]}",
+                    path=("id",),
+                    expected="an id unique across the repository",
+                )
+                item = RunResult.invalid(item.path, item.document.locate(error))
+            else:
+                first_file[item.id] = item.path
+        loaded.append(item)
+    return loaded
+
+
+def run_one(item: Scenario | RunResult) -> RunResult:
+    if isinstance(item, RunResult):
+        return item
+    return run(item, games()[item.game])
+
+
+def check(paths: Iterable[str | Path]) -> list[RunResult]:
+    return [run_one(item) for item in load_many(scenario_files(paths))]
+
+
+def exit_code(results: list[RunResult]) -> int:
+    verdicts = {result.verdict for result in results}
+    if "invalid" in verdicts:
+        return 2
+    if verdicts & {"fail", "error"}:
+        return 1
+    return 0

@@ -1,0 +1,216 @@
+"""Safe YAML loading that remembers where every value came from.
+
+Scenario files are untrusted. PyYAML's ``SafeLoader`` already refuses to build
+arbitrary objects; on top of it this module
+
+* bounds the file size, the nesting depth and the number of nodes after alias
+  expansion (so a "billion laughs" file is refused, not expanded);
+* refuses explicit tags, merge keys, non-string keys and duplicate keys;
+* records the line and column of every key and value, so a later error about
+  ``actions[2].card`` can point at the exact place in the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from checker.errors import DataPath, InputError, Position
+
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 32
+MAX_NODES = 50_000
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+
+@dataclass
+class Document:
+    """Plain data (dicts, lists, scalars) plus where each piece was written."""
+
+    data: Any
+    value_marks: dict[DataPath, Position] = field(default_factory=dict)
+    key_marks: dict[DataPath, Position] = field(default_factory=dict)
+
+    def position(self, path: DataPath, *, on_key: bool = False) -> Position | None:
+        """The position of ``path``, or of its nearest ancestor that has one."""
+        if on_key and path in self.key_marks:
+            return self.key_marks[path]
+        probe = tuple(path)
+        while True:
+            if probe in self.value_marks:
+                return self.value_marks[probe]
+            if not probe:
+                return None
+            probe = probe[:-1]
+
+    def locate(self, error: InputError) -> InputError:
+        if error.position is not None:
+            return error
+        return error.located(self.position(error.path, on_key=error.on_key))
+
+
+def _position(mark: yaml.Mark | None) -> Position | None:
+    if mark is None:
+        return None
+    return Position(mark.line + 1, mark.column + 1)
+
+
+def load_text(text: str) -> Document:
+    """Parse one YAML document from ``text`` under the limits above."""
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise InputError(
+            f"file is {size} bytes, larger than the {MAX_BYTES} allowed",
+            expected="a scenario of at most 256 KiB",
+            position=Position(1, 1),
+        )
+    try:
+        _check_depth(text)
+        loader = yaml.SafeLoader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise InputError(
+            f"YAML syntax: {problem}", expected="well-formed YAML", position=_position(mark)
+        ) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"YAML syntax: {exc}", expected="well-formed YAML") from None
+    if root is None:
+        raise InputError("the file is empty", expected="a scenario mapping", position=Position(1, 1))
+    document = Document(data=None)
+    document.data = _Converter(document).convert(root, ())
+    return document
+
+
+def load_file(path: str) -> Document:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror}") from None
+    if len(raw) > MAX_BYTES:
+        raise InputError(
+            f"file is larger than the {MAX_BYTES} bytes allowed",
+            expected="a scenario of at most 256 KiB",
+            position=Position(1, 1),
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"not UTF-8 text (byte {exc.start})", expected="a UTF-8 encoded YAML file"
+        ) from None
+    return load_text(text)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse deep nesting from the event stream, before any tree is built."""
+    depth = 0
+    documents = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                raise InputError(
+                    "more than one YAML document in the file",
+                    expected="one scenario per file (no second '---')",
+                    position=_position(event.start_mark),
+                )
+        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise InputError(
+                    f"nesting deeper than {MAX_DEPTH} levels",
+                    expected=f"at most {MAX_DEPTH} nested mappings or lists",
+                    position=_position(event.start_mark),
+                )
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+
+
+class _Converter:
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.nodes = 0
+        self.constructor = yaml.SafeLoader("")
+
+    def convert(self, node: Node, path: DataPath) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise InputError(
+                f"the document expands to more than {MAX_NODES} values (alias expansion?)",
+                expected="a scenario without runaway aliases",
+                position=_position(node.start_mark),
+            )
+        self.document.value_marks.setdefault(path, _position(node.start_mark))  # type: ignore[arg-type]
+        if isinstance(node, ScalarNode):
+            return self._scalar(node)
+        if isinstance(node, SequenceNode):
+            self._require_tag(node, _SEQ)
+            return [self.convert(item, path + (index,)) for index, item in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            self._require_tag(node, _MAP)
+            return self._mapping(node, path)
+        raise InputError("unsupported YAML node", position=_position(node.start_mark))
+
+    def _require_tag(self, node: Node, tag: str) -> None:
+        if node.tag != tag:
+            raise InputError(
+                f"YAML tag '{node.tag}' is not allowed",
+                expected="plain mappings, lists and scalars without tags",
+                position=_position(node.start_mark),
+            )
+
+    def _scalar(self, node: ScalarNode) -> Any:
+        if node.tag == _TIMESTAMP:
+            return node.value
+        if node.tag not in _PLAIN_TAGS:
+            raise InputError(
+                f"YAML tag '{node.tag}' is not allowed",
+                expected="plain text, numbers, true/false or null",
+                position=_position(node.start_mark),
+            )
+        return self.constructor.construct_object(node, deep=True)
+
+    def _mapping(self, node: MappingNode, path: DataPath) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise InputError(
+                    "merge keys ('<<') are not supported",
+                    expected="each key written out",
+                    position=_position(key_node.start_mark),
+                )
+            if not isinstance(key_node, ScalarNode) or key_node.tag not in _PLAIN_TAGS:
+                raise InputError(
+                    "a mapping key must be plain text",
+                    expected="a text key",
+                    position=_position(key_node.start_mark),
+                )
+            key = str(key_node.value)
+            if key in result:
+                raise InputError(
+                    f"duplicate key '{key}'",
+                    expected="each key once per mapping",
+                    position=_position(key_node.start_mark),
+                )
+            self.document.key_marks[path + (key,)] = _position(key_node.start_mark)  # type: ignore[assignment]
+            result[key] = self.convert(value_node, path + (key,))
+        return result
