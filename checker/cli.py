@@ -61,8 +61,7 @@ def _check(args: argparse.Namespace) -> int:
         print(json.dumps({"summary": report.summary(results), "results": [report.result_json(r) for r in results]}, indent=2))
     else:
         for result in results:
-            stream = sys.stderr if result.verdict == "invalid" else sys.stdout
-            print(report.headline(result), file=stream)
+            print(report.headline(result))
             for line in report.details(result):
                 print(line)
         print(report.summary(results))

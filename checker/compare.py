@@ -51,3 +51,13 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") ->
     if expected != actual or type(expected) is bool and type(actual) is not bool:
         return [Mismatch(name, expected, actual)]
     return []
+
+
+def flatten(facts: Any, prefix: str = "") -> dict[str, Any]:
+    """Every leaf fact by its dotted path (lists are leaves)."""
+    if isinstance(facts, Mapping) and facts:
+        flat: dict[str, Any] = {}
+        for key, value in facts.items():
+            flat.update(flatten(value, f"{prefix}.{key}" if prefix else str(key)))
+        return flat
+    return {prefix: facts}

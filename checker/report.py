@@ -6,6 +6,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from checker.compare import flatten
 from checker.readings import Exploration
 from checker.runner import RunResult
 from checker.trace import TraceStep
@@ -110,14 +111,17 @@ def exploration_text(exploration: Exploration) -> str:
     if not exploration.touched:
         return "This scenario touches no ambiguous ruling: its outcome does not depend on any reading."
     lines = ["Ambiguous rulings touched: " + ", ".join(exploration.touched)]
-    for branch in exploration.branches:
+    flats = [flatten(branch.result.outcome) for branch in exploration.branches]
+    differing = sorted({key for flat in flats for key in flat if len({repr(f.get(key)) for f in flats}) > 1})
+    for branch, flat in zip(exploration.branches, flats):
         pins = ", ".join(f"{r}={n}" for r, n in branch.readings.items())
         lines.append(f"- under {pins}: {LABELS[branch.result.verdict]}")
         for index, rejection in sorted(branch.result.rejections.items()):
-            lines.append(f"    action {index + 1} rejected: {rejection.reason}")
+            lines.append(f"    action {index + 1} rejected: {rejection.reason}: {rejection.message}")
         for label, mismatch in branch.result.mismatches:
             lines.append(f"    {label}: {mismatch.render()}")
-        lines.append("    " + outcome_text(branch.result.outcome).replace("\n", "\n    "))
+        for key in differing:
+            lines.append(f"    {key} = {flat.get(key)!r}")
     verdict = "DEPENDS on the reading" if exploration.depends_on_reading else "is the same under every reading"
     lines.append(f"The outcome {verdict}.")
     return "\n".join(lines)

@@ -82,7 +82,7 @@ def _play(scenario: Scenario, game: Game, context: Context, result: RunResult) -
     state = game.setup(scenario.initial, scenario.cards, context)
     for action in scenario.actions:
         context.action = action.index
-        state = _apply(game, state, action, context, result)
+        state = _apply(game, state, action, context, result, answering=scenario.is_question)
         if action.expect is not None:
             at = ("actions", action.index, "expect")
             result.checkpoints.append(
@@ -95,7 +95,8 @@ def _play(scenario: Scenario, game: Game, context: Context, result: RunResult) -
         result.checkpoints.append(Checkpoint(None, tuple(compare(scenario.expect, result.outcome, at=("expect",)))))
 
 
-def _apply(game: Game, state: Any, action: Action, context: Context, result: RunResult) -> Any:
+def _apply(game: Game, state: Any, action: Action, context: Context, result: RunResult, *, answering: bool) -> Any:
+    """Apply one action. In a question a rejection is part of the answer; elsewhere it must be expected."""
     path = ("actions", action.index)
     try:
         new_state = game.apply(state, action.data, context)
@@ -103,6 +104,8 @@ def _apply(game: Game, state: Any, action: Action, context: Context, result: Run
         raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
     except Rejection as rejection:
         result.rejections[action.index] = rejection
+        if answering:
+            return state
         if action.reject is None:
             raise InputError(
                 f"action {action.index + 1} ({action.kind}) is illegal here: {rejection.message} [{rejection.reason}]",

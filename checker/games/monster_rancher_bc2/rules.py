@@ -378,8 +378,7 @@ def pay_guts_step(context: Context, state: State, work: Attack) -> None:
     for status in work.bonus_statuses:
         if status.definition.consumed:
             work.attacker.statuses.remove(status)
-    if not work.attacker.has("unlimited_attacks"):
-        grant(work.attacker, state.statuses["Exhausted"], 1, "attack")
+    grant(work.attacker, state.statuses["Exhausted"], 1, "attack")
 
 
 @steps("spread-damage")
