@@ -78,7 +78,7 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         )
     errors = validator.errors(data)
     if errors:
-        errors.sort(key=lambda e: (_order(document, e), -len(e.path)))
+        errors.sort(key=lambda e: _order(document, e))
         raise errors[0]
     game = games[data["game"]]
     _check_rulings(data, game)
@@ -110,9 +110,12 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
     )
 
 
-def _order(document: Document, error: InputError) -> tuple[int, int]:
-    position = document.position(error.path, on_key=error.on_key)
-    return (position.line, position.column) if position else (0, 0)
+def _order(document: Document, error: InputError) -> tuple[int, int, int, int]:
+    """Earliest object first; within one object an unknown key first (it explains a 'missing' one)."""
+    owner = error.path[:-1] if error.on_key else error.path
+    position = document.position(owner)
+    line, column = (position.line, position.column) if position else (0, 0)
+    return (line, column, 0 if error.on_key else 1, -len(error.path))
 
 
 def _check_rulings(data: Mapping[str, Any], game: Game) -> None:

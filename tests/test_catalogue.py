@@ -1,0 +1,71 @@
+"""The rulings catalogues and procedures are consistent with their sources and rules modules."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from checker.games import registry
+
+GAMES = list(registry().values())
+
+
+def normalise(text: str) -> str:
+    """Document text without markup: underline tags, bold, list bullets; white space folded."""
+    text = re.sub(r"</?u>", "", text).replace("**", "")
+    lines = [re.sub(r"^\s*(?:[-•]\s+)", "", line) for line in text.splitlines()]
+    return " ".join(" ".join(lines).split())
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_quotes_are_verbatim_and_where_the_catalogue_says(game, sources: Path) -> None:
+    path = sources / game.catalogue.document
+    raw_lines = path.read_text(encoding="utf-8").splitlines()
+    whole = normalise("\n".join(raw_lines))
+    for ruling in game.catalogue.rulings:
+        quote = " ".join(ruling.quote.split())
+        assert quote in whole, f"{ruling.id}: quote not found verbatim in {path.name}"
+        window = normalise("\n".join(raw_lines[ruling.line - 1 : ruling.line + 6]))
+        assert quote[:40] in window, f"{ruling.id}: quote does not start near line {ruling.line}"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_rulings_are_in_document_order(game) -> None:
+    lines = [ruling.line for ruling in game.catalogue.rulings]
+    assert lines == sorted(lines)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_every_procedure_step_has_exactly_one_handler(game) -> None:
+    declared = {step.id for _, step in game.procedure.steps()}
+    assert declared == game.handlers.ids
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_procedure_cites_only_catalogued_rulings(game) -> None:
+    for _, step in game.procedure.steps():
+        for ruling in step.rulings:
+            assert ruling in game.catalogue, (step.id, ruling)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_rules_module_cites_only_catalogued_rulings(game) -> None:
+    """Every ruling id written in the rules source exists (the trace would fail on a typo, late)."""
+    folder = Path(__import__(type(game).__module__, fromlist=["x"]).__file__).parent
+    source = "\n".join(p.read_text(encoding="utf-8") for p in folder.glob("*.py"))
+    prefix = game.catalogue.ids[0].split(".")[0]
+    cited = set(re.findall(rf'"({prefix}\.[a-z0-9.-]+)"', source))
+    assert cited, "the rules module cites no ruling"
+    assert cited <= set(game.catalogue.ids), sorted(cited - set(game.catalogue.ids))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_ambiguous_rulings_are_switches_in_the_rules_module(game) -> None:
+    folder = Path(__import__(type(game).__module__, fromlist=["x"]).__file__).parent
+    source = (folder / "rules.py").read_text(encoding="utf-8")
+    for ruling in game.catalogue.with_status("ambiguous"):
+        assert f'"{ruling.id}"' in source, f"{ruling.id} has no switch in rules.py"
+        tested = [name for name in ruling.reading_names if f'"{name}"' in source]
+        assert tested, f"{ruling.id}: rules.py never tests which reading is in force"

@@ -1,0 +1,56 @@
+"""Every ruling that states how a game works is shown by a passing scenario."""
+
+from __future__ import annotations
+
+from checker.catalogue import MUST_BE_COVERED
+from checker.games import registry
+from checker.readings import explore
+from checker.runner import RunResult
+from checker.scenario import Scenario
+
+
+def uncovered(game_id: str, results: list[RunResult]) -> list[str]:
+    catalogue = registry()[game_id].catalogue
+    shown = {
+        ruling
+        for result in results
+        if result.scenario and result.scenario.game == game_id and result.verdict == "pass"
+        for ruling in result.scenario.rulings
+    }
+    return [r.id for r in catalogue.rulings if r.status in MUST_BE_COVERED and r.id not in shown]
+
+
+def test_every_rule_trivia_and_example_has_a_passing_scenario(results: list[RunResult]) -> None:
+    missing = {game_id: uncovered(game_id, results) for game_id in registry()}
+    assert not any(missing.values()), f"rulings without a passing scenario: {missing}"
+
+
+def test_every_scenario_passes(results: list[RunResult]) -> None:
+    failing = [(r.id, r.verdict) for r in results if r.verdict not in ("pass", "question")]
+    assert not failing
+
+
+def test_coverage_names_what_a_missing_scenario_leaves_uncovered(results: list[RunResult]) -> None:
+    game = "monster-rancher-bc2"
+    catalogue = registry()[game].catalogue
+    shown_by: dict[str, list[str]] = {}
+    for result in results:
+        if result.scenario and result.scenario.game == game:
+            for ruling in result.scenario.rulings:
+                if catalogue[ruling].status in MUST_BE_COVERED:
+                    shown_by.setdefault(ruling, []).append(result.id)
+    ruling, [only] = next((r, ids) for r, ids in sorted(shown_by.items()) if len(ids) == 1)
+    without = [r for r in results if r.id != only]
+    assert ruling in uncovered(game, without)
+
+
+def test_every_ambiguous_ruling_has_a_scenario_whose_outcome_depends_on_it(scenarios: list[Scenario]) -> None:
+    """The disputes page needs, for each ambiguity, a scenario where the readings differ."""
+    depends: set[str] = set()
+    for scenario in scenarios:
+        exploration = explore(scenario, registry()[scenario.game])
+        if exploration.depends_on_reading:
+            depends.update(exploration.touched)
+    for game in registry().values():
+        ambiguous = {r.id for r in game.catalogue.with_status("ambiguous")}
+        assert ambiguous <= depends, f"no scenario shows the readings differ for {sorted(ambiguous - depends)}"
