@@ -26,7 +26,7 @@ def _show(value: Any) -> str:
     return "nothing" if value is None else repr(value)
 
 
-def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") -> list[Mismatch]:
+def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "", strict: bool = True) -> list[Mismatch]:
     """Mismatches between the listed ``expected`` facts and ``actual``.
 
     A mapping is compared key by key and only on the keys it lists; anything
@@ -39,6 +39,10 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") ->
             return [Mismatch(name or "(outcome)", expected, actual)]
         mismatches: list[Mismatch] = []
         for key, wanted in expected.items():
+            field = f"{name}.{key}" if name else str(key)
+            if key not in actual and not strict:
+                mismatches.append(Mismatch(field, wanted, None))
+                continue
             if key not in actual:
                 raise InputError(
                     f"no fact '{key}' here{_nearest(str(key), map(str, actual))}",
@@ -46,7 +50,7 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") ->
                     on_key=True,
                     expected=one_of(actual),
                 )
-            mismatches += compare(wanted, actual[key], at=at + (key,), name=f"{name}.{key}" if name else str(key))
+            mismatches += compare(wanted, actual[key], at=at + (key,), name=field, strict=strict)
         return mismatches
     if expected != actual or type(expected) is bool and type(actual) is not bool:
         return [Mismatch(name, expected, actual)]
@@ -55,7 +59,7 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") ->
 
 def flatten(facts: Any, prefix: str = "") -> dict[str, Any]:
     """Every leaf fact by its dotted path (lists are leaves)."""
-    if isinstance(facts, Mapping) and facts:
+    if isinstance(facts, Mapping) and (facts or not prefix):
         flat: dict[str, Any] = {}
         for key, value in facts.items():
             flat.update(flatten(value, f"{prefix}.{key}" if prefix else str(key)))

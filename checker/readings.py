@@ -50,7 +50,7 @@ def explore(scenario: Scenario, game: Game) -> Exploration:
 
 
 def _branches(scenario: Scenario, game: Game, pins: dict[str, str]) -> Iterator[Branch]:
-    result = run(scenario, game, pins)
+    result = run(scenario, game, pins, exploring=True)
     free = [ruling for ruling in result.readings if ruling not in pins]
     if not free:
         yield Branch(dict(result.readings), result)

@@ -56,12 +56,16 @@ class RunResult:
         return [(cp.label, m) for cp in self.checkpoints for m in cp.mismatches]
 
 
-def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None) -> RunResult:
-    """Play ``scenario`` by ``game``'s rules; ``pins`` override the scenario's own readings."""
+def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *, exploring: bool = False) -> RunResult:
+    """Play ``scenario`` by ``game``'s rules; ``pins`` override the scenario's own readings.
+
+    When ``exploring`` (another reading than the scenario's own), an action the rules refuse
+    is reported as a mismatch and play goes on, instead of making the file invalid.
+    """
     context = Context(game.catalogue, {**scenario.readings, **(pins or {})})
     result = RunResult(path=scenario.path, scenario=scenario, verdict="pass")
     try:
-        _play(scenario, game, context, result)
+        _play(scenario, game, context, result, exploring)
     except InputError as error:
         result.verdict = "invalid"
         result.error = scenario.document.locate(error)
@@ -78,24 +82,27 @@ def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None) -
     return result
 
 
-def _play(scenario: Scenario, game: Game, context: Context, result: RunResult) -> None:
+def _play(scenario: Scenario, game: Game, context: Context, result: RunResult, exploring: bool) -> None:
     state = game.setup(scenario.initial, scenario.cards, context)
     for action in scenario.actions:
         context.action = action.index
-        state = _apply(game, state, action, context, result, answering=scenario.is_question)
+        state = _apply(game, state, action, context, result, question=scenario.is_question, exploring=exploring)
         if action.expect is not None:
             at = ("actions", action.index, "expect")
             result.checkpoints.append(
-                Checkpoint(action.index, tuple(compare(action.expect, game.observe(state), at=at)))
+                Checkpoint(action.index, tuple(compare(action.expect, game.observe(state), at=at, strict=not exploring)))
             )
     context.action = None
     state = game.settle(state, context)
     result.outcome = game.observe(state)
     if scenario.expect is not None:
-        result.checkpoints.append(Checkpoint(None, tuple(compare(scenario.expect, result.outcome, at=("expect",)))))
+        mismatches = compare(scenario.expect, result.outcome, at=("expect",), strict=not exploring)
+        result.checkpoints.append(Checkpoint(None, tuple(mismatches)))
 
 
-def _apply(game: Game, state: Any, action: Action, context: Context, result: RunResult, *, answering: bool) -> Any:
+def _apply(
+    game: Game, state: Any, action: Action, context: Context, result: RunResult, *, question: bool, exploring: bool
+) -> Any:
     """Apply one action. In a question a rejection is part of the answer; elsewhere it must be expected."""
     path = ("actions", action.index)
     try:
@@ -104,7 +111,11 @@ def _apply(game: Game, state: Any, action: Action, context: Context, result: Run
         raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
     except Rejection as rejection:
         result.rejections[action.index] = rejection
-        if answering:
+        if question:
+            return state
+        if action.reject is None and exploring:
+            mismatch = Mismatch(f"actions[{action.index}].reject.reason", None, rejection.reason)
+            result.checkpoints.append(Checkpoint(action.index, (mismatch,)))
             return state
         if action.reject is None:
             raise InputError(

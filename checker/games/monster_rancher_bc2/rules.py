@@ -405,7 +405,8 @@ def spread_damage(context: Context, state: State, work: Attack) -> None:
     affected = frozenset((m.player, m.name) for m in work.affected)
     state.attacks.append(
         {"attacker": work.attacker.name, "card": work.card.name, "combo": [c.name for c in work.combos],
-         "final_damage": work.final_damage, "dealt": {}}
+         "final_damage": work.final_damage,
+         "dealt": {player: {m.name: 0 for m in b.monsters} for player, b in state.players.items()}}
     )
     state.pending = PendingAttack(
         player=work.player, monster=work.attacker.name, card=work.card.name, move_type=work.card.type,
@@ -658,8 +659,7 @@ def deal_damage(context: Context, state: State) -> None:
         if hit.grit and monster.lp == 0 and amount:
             monster.lp = 1
             context.note("mr.not-reduced.grit", f"Grit: {monster.name}'s life is set to 1")
-        side = record["dealt"].setdefault(monster.player, {})
-        side[monster.name] = side.get(monster.name, 0) + amount
+        record["dealt"][monster.player][monster.name] += amount
         context.note(None, f"{monster.name} takes {amount} damage: LP {before} → {monster.lp}" + (" (KO)" if monster.ko else ""),
                      monster=monster.name, damage=amount, lp=monster.lp)
         if amount > 0:

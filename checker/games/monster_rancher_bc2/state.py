@@ -344,10 +344,9 @@ def observe(state: State) -> dict[str, Any]:
 
     pending = None
     if state.pending is not None:
-        pending = {}
+        pending = {player: {m.name: 0 for m in breeder.monsters} for player, breeder in state.players.items()}
         for hit in state.pending.hits:
-            side = pending.setdefault(hit.player, {})
-            side[hit.monster] = side.get(hit.monster, 0) + hit.amount
+            pending[hit.player][hit.monster] += hit.amount
     return {
         "turn": state.turn,
         "active": state.active,

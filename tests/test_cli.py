@@ -1,0 +1,111 @@
+"""The command line: check, explain, readings, schema; exit codes and JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from checker.cli import main
+from tests.conftest import ROOT, SCENARIOS
+
+MR = SCENARIOS / "monster-rancher-bc2"
+
+
+def test_check_every_scenario_exits_0(capsys) -> None:
+    assert main(["check", str(SCENARIOS)]) == 0
+    output = capsys.readouterr().out
+    assert "0 failed, 0 invalid" in output
+    assert output.count("PASS") >= 60
+
+
+def test_one_line_per_scenario(capsys) -> None:
+    files = sorted(MR.glob("*.yaml"))[:3]
+    main(["check", *map(str, files)])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3 + 1
+
+
+def test_a_failing_scenario_exits_1_and_shows_the_field(tmp_path: Path, capsys) -> None:
+    text = (MR / "counter-rounding.yaml").read_text(encoding="utf-8")
+    changed = text.replace("Naga: {lp: 7}", "Naga: {lp: 8}")
+    assert changed != text
+    path = tmp_path / "counter-rounding.yaml"
+    path.write_text(changed, encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    output = capsys.readouterr().out
+    assert "FAIL     counter-rounding" in output
+    assert "players.B.monsters.Naga.lp: expected 8, got 7" in output
+
+
+def test_json_format(capsys) -> None:
+    assert main(["check", "--format", "json", str(MR / "counter-rounding.yaml")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    [result] = data["results"]
+    assert result["id"] == "counter-rounding"
+    assert result["verdict"] == "pass"
+    assert data["summary"].startswith("1 passed, 0 failed")
+
+
+def test_json_format_for_invalid_input(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: x\ngame: monster-rancher-bc2\ntitle: t\ninitial: {}\nactions: []\nextra: 1\n", encoding="utf-8")
+    assert main(["check", "--format", "json", str(path)]) == 2
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    assert result["verdict"] == "invalid"
+    assert (result["error"]["line"], result["error"]["column"]) == (6, 1)
+    assert "unknown key 'extra'" in result["error"]["message"]
+
+
+def test_explain_prints_the_trace_with_rulings(capsys) -> None:
+    assert main(["explain", str(MR / "shotgun-critical-under-nice-fight.yaml")]) == 0
+    output = capsys.readouterr().out
+    assert "Additive bonus: 3 + 2 (Critical) = 5  [mr.attack.final-additive]" in output
+    assert "Nice Fight forbids Final Damage ≤ 3: 5 is allowed  [mr.attack.env-prohibition]" in output
+    assert output.index("Final Damage = 5") < output.index("Damage split after the ENV check")
+
+
+def test_explain_answers_a_question(capsys) -> None:
+    assert main(["explain", str(MR / "last-man-revived-question.yaml")]) == 0
+    output = capsys.readouterr().out
+    assert "verdict: ANSWER" in output
+    assert "reading 'retained'" in output
+
+
+def test_explain_json_has_outcome_and_trace(capsys) -> None:
+    main(["explain", "--format", "json", str(MR / "counter-rounding.yaml")])
+    data = json.loads(capsys.readouterr().out)
+    assert data["outcome"]["players"]["B"]["monsters"]["Naga"]["lp"] == 7
+    assert any(step["ruling"] == "mr.rounding.golden-rule" for step in data["trace"])
+
+
+def test_readings_shows_the_outcome_under_each_reading(capsys) -> None:
+    assert main(["readings", str(MR / "shield-against-fire-river.yaml")]) == 0
+    output = capsys.readouterr().out
+    assert "mr.amb.unaffected-monster-redirects=redirection-allowed" in output
+    assert "mr.amb.unaffected-monster-redirects=unaffected-cannot-defend" in output
+    assert "action 2 rejected: not-affected" in output
+    assert "players.B.monsters.Monol.lp = 14" in output
+    assert "players.B.monsters.Monol.lp = 20" in output
+    assert "The outcome DEPENDS on the reading." in output
+
+
+def test_readings_of_a_scenario_without_ambiguity(capsys) -> None:
+    assert main(["readings", str(MR / "counter-rounding.yaml")]) == 0
+    assert "touches no ambiguous ruling" in capsys.readouterr().out
+
+
+def test_schema_check(tmp_path: Path, capsys) -> None:
+    assert main(["schema", "--check", "--output", str(ROOT / "schema" / "scenario.schema.json")]) == 0
+    stale = tmp_path / "stale.json"
+    stale.write_text("{}", encoding="utf-8")
+    assert main(["schema", "--check", "--output", str(stale)]) == 1
+
+
+def test_python_dash_m_and_console_script_agree() -> None:
+    target = str(MR / "counter-rounding.yaml")
+    module = subprocess.run([sys.executable, "-m", "checker", "check", target], capture_output=True, text=True)
+    script = subprocess.run([str(Path(sys.executable).parent / "checker"), "check", target], capture_output=True, text=True)
+    assert module.returncode == script.returncode == 0
+    assert module.stdout == script.stdout
