@@ -127,6 +127,13 @@ def check_user(context: Context, state: State, player: str, monster: Monster | N
             )
 
 
+def turn_player(context: Context, state: State, action: Mapping[str, Any]) -> Breeder:
+    """The Breeder acting, who must be the one whose turn it is."""
+    if action["player"] != state.active:
+        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
+    return state.breeder(action["player"])
+
+
 def grant(target: Monster | Breeder, definition: StatusDef, turns: int | None, source: str) -> None:
     target.statuses = [s for s in target.statuses if s.name != definition.name]
     target.statuses.append(Status(definition, turns, source))
@@ -137,9 +144,7 @@ def grant(target: Monster | Breeder, definition: StatusDef, turns: int | None, s
 
 
 def attack(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
-    player = action["player"]
-    if player != state.active:
-        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
+    player = turn_player(context, state, action).player
     attacker = monster_of(state, player, action["monster"], ("monster",))
     card = card_of(state, action["card"], ("card",), "attack")
     combos = [card_of(state, name, ("combo", i), "combo") for i, name in enumerate(action.get("combo", []))]
@@ -742,10 +747,8 @@ def draw(context: Context, state: State, player: str, amount: int, source: str) 
 
 
 def use_skill(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
-    player = action["player"]
-    if player != state.active:
-        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
-    breeder = state.breeder(player)
+    breeder = turn_player(context, state, action)
+    player = breeder.player
     card = card_of(state, action["card"], ("card",), "skill")
     combos = [card_of(state, name, ("combo", i)) for i, name in enumerate(action.get("combo", []))]
     user = monster_of(state, player, action["monster"], ("monster",)) if "monster" in action else None
@@ -919,10 +922,8 @@ SKILL_EFFECTS: dict[str, SkillEffect] = {
 
 
 def play_env(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
-    player = action["player"]
-    if player != state.active:
-        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
-    breeder = state.breeder(player)
+    breeder = turn_player(context, state, action)
+    player = breeder.player
     card = card_of(state, action["card"], ("card",), "env")
     require_in_hand(context, breeder, [card.name])
     pay_guts(context, breeder, [card])
@@ -945,9 +946,7 @@ def draw_action(context: Context, state: State, action: Mapping[str, Any], proce
 
 
 def end_turn(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
-    player = action["player"]
-    if player != state.active:
-        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
+    player = turn_player(context, state, action).player
     env = state.env_card()
     if env is not None and env.lp_loss_each_turn_end:
         for monster in state.monsters():
