@@ -61,7 +61,8 @@ def test_json_format_for_invalid_input(tmp_path: Path, capsys) -> None:
 def test_explain_prints_the_trace_with_rulings(capsys) -> None:
     assert main(["explain", str(MR / "shotgun-critical-under-nice-fight.yaml")]) == 0
     output = capsys.readouterr().out
-    assert "Additive bonus: 3 + 2 (Critical) = 5  [mr.attack.final-additive]" in output
+    assert "Additive bonus: 3 (Shotgun) + 2 (Critical) = 5  [mr.attack.final-additive]" in output
+    assert "Final Damage = 3 (Shotgun) + 2 (Critical) = 5" in output
     assert "Nice Fight forbids Final Damage ≤ 3: 5 is allowed  [mr.attack.env-prohibition]" in output
     assert output.index("Final Damage = 5") < output.index("Damage split after the ENV check")
 

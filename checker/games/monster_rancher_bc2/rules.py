@@ -57,6 +57,7 @@ class Attack:
     action: Mapping[str, Any]
     affected: list[Monster] = field(default_factory=list)
     raw: int = 0
+    expression: str = ""  # how ``raw`` was reached, for the trace
     env_add: int = 0
     final_damage: int = 0
     bonus_statuses: list[Status] = field(default_factory=list)
@@ -265,7 +266,8 @@ def check_taunts_step(context: Context, state: State, work: Attack) -> None:
 @steps("base-damage")
 def base_damage(context: Context, state: State, work: Attack) -> None:
     work.raw = work.card.damage
-    context.note("mr.attack.final-base", f"Base damage = {work.raw} ({work.card.name})", base=work.raw)
+    work.expression = f"{work.raw} ({work.card.name})"
+    context.note("mr.attack.final-base", f"Base damage = {work.expression}", base=work.raw)
 
 
 def _bonus_statuses(work: Attack) -> list[Status]:
@@ -284,10 +286,9 @@ def additive_bonus(context: Context, state: State, work: Attack) -> None:
     ]
     if not parts:
         return
-    before = work.raw
     work.raw += sum(amount for amount, _ in parts)
-    terms = " + ".join(f"{amount} ({name})" for amount, name in parts)
-    context.note("mr.attack.final-additive", f"Additive bonus: {before} + {terms} = {work.raw}", damage=work.raw)
+    work.expression += "".join(f" + {amount} ({name})" for amount, name in parts)
+    context.note("mr.attack.final-additive", f"Additive bonus: {work.expression} = {work.raw}", damage=work.raw)
 
 
 @steps("multiplier-bonus")
@@ -296,11 +297,11 @@ def multiplier_bonus(context: Context, state: State, work: Attack) -> None:
         (s.definition.attack_multiply, s.name) for s in work.bonus_statuses if s.definition.attack_multiply != 1
     ]
     if parts:
-        before = work.raw
         for factor, _ in parts:
             work.raw *= factor
-        terms = " × ".join(f"{factor} ({name})" for factor, name in parts)
-        context.note("mr.attack.final-multiplier", f"Multiplier bonus: {before} × {terms} = {work.raw}", damage=work.raw)
+        terms = "".join(f" × {factor} ({name})" for factor, name in parts)
+        work.expression = f"({work.expression}){terms}" if " + " in work.expression else work.expression + terms
+        context.note("mr.attack.final-multiplier", f"Multiplier bonus: {work.expression} = {work.raw}", damage=work.raw)
     for monster in work.affected:
         factor = work.card.versus.get(monster.attribute)
         if factor and factor != 1:
@@ -324,9 +325,10 @@ def env_final_damage_modifier(context: Context, state: State, work: Attack) -> N
     env = state.env_card()
     if env is not None and env.final_damage_add:
         work.env_add = env.final_damage_add
+        work.expression += f" + {env.final_damage_add} ({env.name})"
         context.note(
             "mr.attack.env-final-modifier",
-            f"ENV {env.name}: Final Damage {work.raw} + {env.final_damage_add} = {work.raw + env.final_damage_add}",
+            f"ENV 'Final Damage' modifier: {work.expression} = {work.raw + env.final_damage_add}",
         )
     if work.card.spread == "distributable":
         work.final_damage = work.raw + work.env_add
@@ -339,7 +341,8 @@ def env_final_damage_modifier(context: Context, state: State, work: Attack) -> N
             context.note(
                 "mr.card.doll-final-damage", "The attack only affects monsters under Doll: its Final Damage is 0"
             )
-    context.note(None, f"Final Damage = {work.final_damage}", final_damage=work.final_damage)
+    how = work.expression if work.final_damage == work.raw + work.env_add else "its highest against an affected monster"
+    context.note(None, f"Final Damage = {how} = {work.final_damage}", final_damage=work.final_damage)
 
 
 @steps("env-prohibition")
@@ -873,6 +876,23 @@ def _combo_card_returned(context: Context, breeder: Breeder, played: list[Card],
     return [card][:amount]
 
 
+def skill_move_chosen(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
+    """Discard chosen cards from the hand, or take chosen cards from the discard pile."""
+    breeder = state.breeder(player)
+    chosen = list(action.get("choose_cards", []))
+    source, target = (breeder.hand, breeder.discard) if effect.kind == "discard-from-hand" else (breeder.discard, breeder.hand)
+    where = "hand" if effect.kind == "discard-from-hand" else "discard pile"
+    if len(chosen) != effect.amount or any(chosen.count(c) > source.count(c) for c in chosen):
+        raise InputError(
+            f"{action['card']} moves {effect.amount} card(s) from the {where}: list them in 'choose_cards'",
+            path=("choose_cards",), expected=f"{effect.amount} card name(s) from: {', '.join(source) or 'nothing'}",
+        )
+    for name in chosen:
+        source.remove(name)
+        target.append(name)
+    context.note(None, f"{action['card']}: {', '.join(chosen)} moved from the {where}")
+
+
 def skill_deck_to_guts(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     breeder = state.breeder(player)
     count = min(effect.amount, len(breeder.deck))
@@ -915,6 +935,8 @@ SKILL_EFFECTS: dict[str, SkillEffect] = {
     "halve-lp": skill_halve_lp,
     "draw": skill_draw,
     "return-to-deck": skill_return_to_deck,
+    "discard-from-hand": skill_move_chosen,
+    "take-from-discard": skill_move_chosen,
     "deck-to-guts": skill_deck_to_guts,
     "revive": skill_revive,
     "change-attribute": skill_change_attribute,
