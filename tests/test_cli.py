@@ -64,7 +64,7 @@ def test_explain_prints_the_trace_with_rulings(capsys) -> None:
     assert "Additive bonus: 3 (Shotgun) + 2 (Critical) = 5  [mr.attack.final-additive]" in output
     assert "Final Damage = 3 (Shotgun) + 2 (Critical) = 5" in output
     assert "Nice Fight forbids Final Damage ≤ 3: 5 is allowed  [mr.attack.env-prohibition]" in output
-    assert output.index("Final Damage = 5") < output.index("Damage split after the ENV check")
+    assert output.index("Final Damage = 3 (Shotgun)") < output.index("Damage split after the ENV check")
 
 
 def test_explain_answers_a_question(capsys) -> None:
