@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from checker.errors import DataPath, InputError
-from checker.schema import _nearest, one_of
+from checker.schema import nearest, one_of
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "", st
                 continue
             if key not in actual:
                 raise InputError(
-                    f"no fact '{key}' here{_nearest(str(key), map(str, actual))}",
+                    f"no fact '{key}' here{nearest(str(key), map(str, actual))}",
                     path=at + (key,),
                     on_key=True,
                     expected=one_of(actual),

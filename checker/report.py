@@ -113,7 +113,7 @@ def exploration_text(exploration: Exploration) -> str:
     lines = ["Ambiguous rulings touched: " + ", ".join(exploration.touched)]
     flats = [flatten(branch.result.outcome) for branch in exploration.branches]
     differing = sorted({key for flat in flats for key in flat if len({repr(f.get(key)) for f in flats}) > 1})
-    for branch, flat in zip(exploration.branches, flats):
+    for branch, flat in zip(exploration.branches, flats, strict=True):
         pins = ", ".join(f"{r}={n}" for r, n in branch.readings.items())
         lines.append(f"- under {pins}: {LABELS[branch.result.verdict]}")
         for index, rejection in sorted(branch.result.rejections.items()):

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from checker.errors import InputError
 from checker.game import Game
-from checker.schema import Validator, _nearest, one_of
+from checker.schema import Validator, nearest, one_of
 from checker.yamlsafe import Document, load_file
 
 MODELINE = "# yaml-language-server: $schema="
@@ -74,7 +74,7 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
     game_id = data.get("game")
     if isinstance(game_id, str) and game_id not in games:
         raise InputError(
-            f"unknown game {game_id!r}{_nearest(game_id, games)}", path=("game",), expected=one_of(games)
+            f"unknown game {game_id!r}{nearest(game_id, games)}", path=("game",), expected=one_of(games)
         )
     errors = validator.errors(data)
     if errors:
@@ -123,7 +123,7 @@ def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
     for index, ruling_id in enumerate(data.get("rulings", ())):
         if ruling_id not in catalogue:
             raise InputError(
-                f"unknown ruling {ruling_id!r}{_nearest(ruling_id, catalogue.ids)}",
+                f"unknown ruling {ruling_id!r}{nearest(ruling_id, catalogue.ids)}",
                 path=("rulings", index),
                 expected=f"a ruling id of {game.id}'s catalogue",
             )
@@ -131,7 +131,7 @@ def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
         if ruling_id not in catalogue or catalogue[ruling_id].status != "ambiguous":
             ambiguous = [r.id for r in catalogue.with_status("ambiguous")]
             raise InputError(
-                f"{ruling_id!r} is not an ambiguous ruling{_nearest(ruling_id, ambiguous)}",
+                f"{ruling_id!r} is not an ambiguous ruling{nearest(ruling_id, ambiguous)}",
                 path=("readings", ruling_id),
                 on_key=True,
                 expected=one_of(ambiguous),
@@ -139,7 +139,7 @@ def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
         names = catalogue[ruling_id].reading_names
         if reading not in names:
             raise InputError(
-                f"unknown reading {reading!r} of {ruling_id}{_nearest(reading, names)}",
+                f"unknown reading {reading!r} of {ruling_id}{nearest(reading, names)}",
                 path=("readings", ruling_id),
                 expected=one_of(names),
             )

@@ -154,7 +154,7 @@ def _leaves(errors: Iterable[jsonschema.ValidationError]) -> Iterable[jsonschema
             yield error
 
 
-def _nearest(word: str, choices: Iterable[str]) -> str:
+def nearest(word: str, choices: Iterable[str]) -> str:
     match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{match[0]}'?)" if match else ""
 
@@ -193,33 +193,34 @@ def _explain(error: jsonschema.ValidationError) -> InputError:
     path = tuple(error.absolute_path)
     schema = error.schema if isinstance(error.schema, dict) else {}
     kind = error.validator
+    wanted: Any = error.validator_value
     if kind == "additionalProperties" and isinstance(error.instance, dict):
         known = list(schema.get("properties", {}))
         extra = [key for key in error.instance if key not in known]
         key = extra[0] if extra else "?"
         return InputError(
-            f"unknown key '{key}'{_nearest(key, known)}",
+            f"unknown key '{key}'{nearest(key, known)}",
             path=path + (key,),
             on_key=True,
             expected=one_of(known),
         )
     if kind == "required":
-        missing = [key for key in error.validator_value if key not in error.instance]
+        instance: Any = error.instance
+        missing = [key for key in wanted if key not in instance]
         return InputError(f"missing key '{missing[0]}'", path=path, expected=f"a '{missing[0]}' key here")
     if kind == "type":
-        wanted = error.validator_value
         wanted_list = wanted if isinstance(wanted, list) else [wanted]
-        words = " or ".join(_TYPE_WORDS.get(w, w) for w in wanted_list)
+        words = " or ".join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted_list)
         return InputError(f"wrong type: got {_describe(error.instance)}", path=path, expected=words)
     if kind in ("enum", "const"):
-        choices = error.validator_value if kind == "enum" else [error.validator_value]
+        choices = wanted if kind == "enum" else [wanted]
         label = "value"
         if path and path[-1] == "game":
             label = "game"
         elif path and path[-1] == "action":
             label = "action"
         return InputError(
-            f"unknown {label} {error.instance!r}{_nearest(str(error.instance), map(str, choices))}",
+            f"unknown {label} {error.instance!r}{nearest(str(error.instance), map(str, choices))}",
             path=path,
             expected=one_of(choices),
         )

@@ -62,7 +62,7 @@ class Document:
         return error.located(self.position(error.path, on_key=error.on_key))
 
 
-def _position(mark: yaml.Mark | None) -> Position | None:
+def _position(mark: Any) -> Position | None:
     if mark is None:
         return None
     return Position(mark.line + 1, mark.column + 1)

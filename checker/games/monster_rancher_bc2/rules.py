@@ -303,11 +303,11 @@ def multiplier_bonus(context: Context, state: State, work: Attack) -> None:
         work.expression = f"({work.expression}){terms}" if " + " in work.expression else work.expression + terms
         context.note("mr.attack.final-multiplier", f"Multiplier bonus: {work.expression} = {work.raw}", damage=work.raw)
     for monster in work.affected:
-        factor = work.card.versus.get(monster.attribute)
-        if factor and factor != 1:
+        versus = work.card.versus.get(monster.attribute, 1)
+        if versus not in (0, 1):
             context.note(
                 "mr.attack.final-multiplier",
-                f"× {factor} against {monster.attribute}: {monster.name} would take {work.raw * factor}",
+                f"× {versus} against {monster.attribute}: {monster.name} would take {work.raw * versus}",
                 monster=monster.name,
             )
 
@@ -896,7 +896,7 @@ def skill_move_chosen(context: Context, state: State, player: str, user: Monster
 def skill_deck_to_guts(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     breeder = state.breeder(player)
     count = min(effect.amount, len(breeder.deck))
-    moved, breeder.deck = breeder.deck[:count], breeder.deck[count:]
+    breeder.deck = breeder.deck[count:]
     breeder.guts += count
     context.note(
         "mr.cards.trivia-wild-rush",

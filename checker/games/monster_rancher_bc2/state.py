@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Mapping
 
 from checker.errors import InputError
-from checker.schema import _nearest, one_of
+from checker.schema import nearest
 
 Attribute = Literal["Ground", "Air"]
 PLAYERS = ("A", "B")
@@ -274,7 +274,7 @@ def books(catalogue: Mapping[str, Any], inline: Mapping[str, Any]) -> tuple[dict
 def lookup(book: Mapping[str, Any], name: str, what: str, path: tuple[str | int, ...]) -> Any:
     if name not in book:
         raise InputError(
-            f"unknown {what} {name!r}{_nearest(name, book)}",
+            f"unknown {what} {name!r}{nearest(name, book)}",
             path=path,
             expected=f"a {what} of the catalogue or one defined under 'cards:'",
         )
@@ -289,7 +289,7 @@ def build_state(initial: Mapping[str, Any], cards: dict[str, Card], statuses: di
         for pile in ("hand", "deck", "discard"):
             for index, name in enumerate(raw.get(pile, [])):
                 lookup(cards, name, "card", at + (pile, index))
-        monsters = []
+        monsters: list[Monster] = []
         for index, m in enumerate(raw["monsters"]):
             if any(other.name == m["name"] for other in monsters):
                 raise InputError(
