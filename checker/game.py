@@ -13,14 +13,14 @@ import abc
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 import yaml
 
 from checker.catalogue import Catalogue, load_catalogue
 from checker.errors import Rejection
 from checker.procedure import Phase, Procedure, Step, StepHandlers, load_procedure
-from checker.trace import TraceStep
+from checker.trace import Entity, TraceStep
 
 
 class Context:
@@ -39,6 +39,17 @@ class Context:
         self.action: int | None = None
         self._phase: Phase | None = None
         self._step: Step | None = None
+        self._scope: list[Entity] = []
+
+    @contextlib.contextmanager
+    def involving(self, *entities: Entity) -> Iterator[None]:
+        """Every step noted inside also involves ``entities`` (the move being resolved, say)."""
+        depth = len(self._scope)
+        self._scope.extend(entities)
+        try:
+            yield
+        finally:
+            del self._scope[depth:]
 
     @contextlib.contextmanager
     def in_step(self, phase: Phase, step: Step) -> Iterator[None]:
@@ -49,8 +60,8 @@ class Context:
         finally:
             self._phase, self._step = outer
 
-    def note(self, ruling: str | None, text: str, **values: Any) -> None:
-        """Record one trace step: what was done, under which ruling, with which numbers."""
+    def note(self, ruling: str | None, text: str, *, involves: Iterable[Entity] = (), **values: Any) -> None:
+        """Record one trace step: what was done, under which ruling, with which numbers, between which entities."""
         if ruling is not None and ruling not in self.catalogue:
             raise KeyError(f"the rules cite {ruling!r}, which is not in the catalogue")
         self.trace.append(
@@ -61,6 +72,7 @@ class Context:
                 step=self._step.id if self._step else None,
                 action=self.action,
                 values=values,
+                entities=tuple(dict.fromkeys([*self._scope, *involves])),
             )
         )
 
@@ -75,9 +87,11 @@ class Context:
             self.note(ruling_id, f"Ambiguous ruling: reading '{name}' ({how})", reading=name)
         return name
 
-    def reject(self, reason: str, message: str, ruling: str | None = None, **values: Any) -> Rejection:
+    def reject(
+        self, reason: str, message: str, ruling: str | None = None, *, involves: Iterable[Entity] = (), **values: Any
+    ) -> Rejection:
         """Build a :class:`Rejection` and note it in the trace (callers ``raise`` it)."""
-        self.note(ruling, f"Rejected ({reason}): {message}", **values)
+        self.note(ruling, f"Rejected ({reason}): {message}", involves=involves, **values)
         return Rejection(reason, message, ruling, values)
 
 

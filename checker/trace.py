@@ -1,9 +1,18 @@
-"""The trace: the ordered steps the engine took, each naming its ruling."""
+"""The trace: the ordered steps the engine took, each naming its ruling.
+
+A step also names the entities that met in it (cards, monsters, statuses, mechanics):
+the site's interaction graphs are built from these, so an edge means the engine made
+two entities interact while resolving a scenario.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+
+#: (kind, name): ("card", "Hide"), ("monster", "Pixie"), ("status", "Enchant"), ("mechanic", "taunt").
+Entity = tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -14,6 +23,7 @@ class TraceStep:
     step: str | None = None
     action: int | None = None  # index of the scenario action being applied; None at setup/settle
     values: dict[str, Any] = field(default_factory=dict)
+    entities: tuple[Entity, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -23,6 +33,7 @@ class TraceStep:
             "step": self.step,
             "action": self.action,
             "values": self.values,
+            "entities": [list(entity) for entity in self.entities],
         }
 
     def render(self) -> str:

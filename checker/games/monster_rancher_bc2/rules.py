@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 from checker.errors import InputError
 from checker.game import Context
 from checker.procedure import Procedure, StepHandlers
+from checker.trace import Entity
 from checker.games.monster_rancher_bc2.state import (
     Breeder,
     Card,
@@ -119,12 +120,16 @@ def check_user(context: Context, state: State, player: str, monster: Monster | N
     ensnared = any(s.definition.monster_spe_forbidden for s in state.breeder(player).statuses)
     if ensnared and card.type == "SPE":
         if card.user == "breeder":
-            context.note("mr.card.ensnare-breeder", f"Ensnare allows {card.name}: a Breeder SPE card")
+            context.note(
+                "mr.card.ensnare-breeder", f"Ensnare allows {card.name}: a Breeder SPE card",
+                involves=[card_entity(card), mechanic("Ensnare"), mechanic("SPE")],
+            )
         else:
             raise context.reject(
                 "ensnare",
                 f"Ensnare: {card.name} is an SPE card used by a monster, which is not allowed",
                 "mr.card.ensnare-monster-spe",
+                involves=[card_entity(card), mechanic("Ensnare"), mechanic("SPE")],
             )
 
 
@@ -133,6 +138,22 @@ def turn_player(context: Context, state: State, action: Mapping[str, Any]) -> Br
     if action["player"] != state.active:
         raise context.reject("not-your-turn", f"it is {state.active}'s turn")
     return state.breeder(action["player"])
+
+
+def card_entity(card: Card) -> Entity:
+    return ("ENV" if card.kind == "env" else "card", card.name)
+
+
+def monster_entity(monster: Monster) -> Entity:
+    return ("monster", monster.species)
+
+
+def status_entity(name: str) -> Entity:
+    return ("status", name)
+
+
+def mechanic(name: str) -> Entity:
+    return ("mechanic", name)
 
 
 def grant(target: Monster | Breeder, definition: StatusDef, turns: int | None, source: str) -> None:
@@ -150,7 +171,8 @@ def attack(context: Context, state: State, action: Mapping[str, Any], procedure:
     card = card_of(state, action["card"], ("card",), "attack")
     combos = [card_of(state, name, ("combo", i), "combo") for i, name in enumerate(action.get("combo", []))]
     work = Attack(player, attacker, card, combos, action)
-    procedure.walk(ATTACK_STEP, steps, context, state, work)
+    with context.involving(card_entity(card), *map(card_entity, combos), monster_entity(attacker)):
+        procedure.walk(ATTACK_STEP, steps, context, state, work)
 
 
 @steps("play-move")
@@ -184,14 +206,20 @@ def declare_target(context: Context, state: State, work: Attack) -> None:
         if monster.ko:
             raise context.reject("invalid-target", f"{monster.name} is KO'd and cannot be targeted")
         work.affected = [monster]
-        context.note("mr.attack.declare-single", f"Single-target move: {monster.name} is declared as the target now")
+        context.note(
+            "mr.attack.declare-single", f"Single-target move: {monster.name} is declared as the target now",
+            involves=[monster_entity(monster), mechanic("target declaration")],
+        )
         return
     if target is not None:
         raise InputError(f"{card.name} is a {card.spread} move and declares no single target", path=("target",))
     if card.spread == "distributable":
         if "split" not in work.action:
             raise InputError(f"{card.name} is distributable: say how the damage is split", path=(), expected="a 'split:' key")
-        context.note("mr.attack.declare-distributable", "Distributable damage: targets are declared after the ENV check")
+        context.note(
+            "mr.attack.declare-distributable", "Distributable damage: targets are declared after the ENV check",
+            involves=[mechanic("distributable damage")],
+        )
         return
     candidates = [m for m in foes.monsters if not m.ko]
     if card.hits_own_side:
@@ -200,12 +228,14 @@ def declare_target(context: Context, state: State, work: Attack) -> None:
     context.note(
         "mr.attack.aoe-no-declaration",
         "AoE move: no target is declared; it affects " + (", ".join(m.name for m in work.affected) or "no monster"),
+        involves=[mechanic("AoE"), *map(monster_entity, work.affected)],
     )
     for monster in candidates:
         if monster not in work.affected:
             context.note(
                 "mr.defense.unaffected-cannot-defend",
                 f"{monster.name} ({monster.attribute}) is not affected by a {card.only}-only AoE",
+                involves=[monster_entity(monster), mechanic("attribute")],
             )
 
 
@@ -217,7 +247,7 @@ def check_attribute_wording(context: Context, state: State, work: Attack) -> Non
             context.note(
                 "mr.attack.cant-damage-attribute",
                 f"{work.card.name} deals no damage to {monster.attribute} monsters: 0 damage to {monster.name}",
-                attribute=monster.attribute,
+                attribute=monster.attribute, involves=[monster_entity(monster), mechanic("attribute")],
             )
 
 
@@ -239,22 +269,31 @@ def check_taunts(context: Context, state: State, work: Attack, damaged: list[Mon
                     "taunt-forbids-target",
                     f"{monster.name} has {status.name}: the opponent cannot damage it",
                     ruling, monster=monster.name,
+                    involves=[monster_entity(monster), status_entity(status.name), mechanic("taunt")],
                 )
     for monster in defenders:
         for status in monster.statuses:
             if status.definition.taunt != "must-damage":
                 continue
             if monster.ko:
-                context.note("mr.taunt.provoke-ko", f"{monster.name} has {status.name} but is KO'd: other monsters may be attacked")
+                context.note(
+                    "mr.taunt.provoke-ko", f"{monster.name} has {status.name} but is KO'd: other monsters may be attacked",
+                    involves=[monster_entity(monster), status_entity(status.name), mechanic("taunt"), mechanic("KO")],
+                )
                 continue
             if monster.name not in hit:
                 raise context.reject(
                     "taunt-requires-target",
                     f"{monster.name} has {status.name}: the move must also damage it",
                     "mr.taunt.provoke", monster=monster.name,
+                    involves=[monster_entity(monster), status_entity(status.name), mechanic("taunt")],
                 )
-    if any(s.definition.taunt for m in defenders for s in m.statuses):
-        context.note("mr.attack.taunt-check", "Taunts checked in the Attack Step: the move is allowed")
+    taunts = [status_entity(s.name) for m in defenders for s in m.statuses if s.definition.taunt]
+    if taunts:
+        context.note(
+            "mr.attack.taunt-check", "Taunts checked in the Attack Step: the move is allowed",
+            involves=[*taunts, mechanic("taunt")],
+        )
 
 
 @steps("check-taunts")
@@ -288,7 +327,10 @@ def additive_bonus(context: Context, state: State, work: Attack) -> None:
         return
     work.raw += sum(amount for amount, _ in parts)
     work.expression += "".join(f" + {amount} ({name})" for amount, name in parts)
-    context.note("mr.attack.final-additive", f"Additive bonus: {work.expression} = {work.raw}", damage=work.raw)
+    context.note(
+        "mr.attack.final-additive", f"Additive bonus: {work.expression} = {work.raw}", damage=work.raw,
+        involves=[*(status_entity(s.name) for s in work.bonus_statuses), mechanic("Final Damage")],
+    )
 
 
 @steps("multiplier-bonus")
@@ -301,13 +343,17 @@ def multiplier_bonus(context: Context, state: State, work: Attack) -> None:
             work.raw *= factor
         terms = "".join(f" × {factor} ({name})" for factor, name in parts)
         work.expression = f"({work.expression}){terms}" if " + " in work.expression else work.expression + terms
-        context.note("mr.attack.final-multiplier", f"Multiplier bonus: {work.expression} = {work.raw}", damage=work.raw)
+        context.note(
+            "mr.attack.final-multiplier", f"Multiplier bonus: {work.expression} = {work.raw}", damage=work.raw,
+            involves=[*(status_entity(s.name) for s in work.bonus_statuses), mechanic("Final Damage")],
+        )
     for monster in work.affected:
         versus = work.card.versus.get(monster.attribute, 1)
         if versus not in (0, 1):
             context.note(
                 "mr.attack.final-multiplier",
                 f"× {versus} against {monster.attribute}: {monster.name} would take {work.raw * versus}",
+                involves=[monster_entity(monster), mechanic("attribute")],
                 monster=monster.name,
             )
 
@@ -329,17 +375,22 @@ def env_final_damage_modifier(context: Context, state: State, work: Attack) -> N
         context.note(
             "mr.attack.env-final-modifier",
             f"ENV 'Final Damage' modifier: {work.expression} = {work.raw + env.final_damage_add}",
+            involves=[card_entity(env), mechanic("Final Damage")],
         )
     if work.card.spread == "distributable":
         work.final_damage = work.raw + work.env_add
     else:
         for monster in work.affected:
             if monster.has("damage_immune"):
-                context.note("mr.card.doll-zero", f"{monster.name} is under Doll: it would take 0 damage")
+                context.note(
+                    "mr.card.doll-zero", f"{monster.name} is under Doll: it would take 0 damage",
+                    involves=[monster_entity(monster), status_entity("Doll")],
+                )
         work.final_damage = max((amount_for(work, m) for m in work.affected), default=0)
         if work.affected and all(m.has("damage_immune") for m in work.affected):
             context.note(
-                "mr.card.doll-final-damage", "The attack only affects monsters under Doll: its Final Damage is 0"
+                "mr.card.doll-final-damage", "The attack only affects monsters under Doll: its Final Damage is 0",
+                involves=[status_entity("Doll"), mechanic("Final Damage")],
             )
     how = work.expression if work.final_damage == work.raw + work.env_add else "its highest against an affected monster"
     context.note(None, f"Final Damage = {how} = {work.final_damage}", final_damage=work.final_damage)
@@ -356,17 +407,23 @@ def env_prohibition(context: Context, state: State, work: Attack) -> None:
         if damage <= env.forbid_at_most:
             raise context.reject(
                 "env-forbids-final-damage", f"{rule}: {damage} cannot be used", "mr.attack.env-prohibition",
-                final_damage=damage,
+                final_damage=damage, involves=[card_entity(env), mechanic("Final Damage")],
             )
-        context.note("mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage)
+        context.note(
+            "mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage,
+            involves=[card_entity(env), mechanic("Final Damage")],
+        )
     if env.forbid_at_least is not None:
         rule = f"{env.name} forbids Final Damage ≥ {env.forbid_at_least}"
         if damage >= env.forbid_at_least:
             raise context.reject(
                 "env-forbids-final-damage", f"{rule}: {damage} cannot be used", "mr.attack.env-prohibition",
-                final_damage=damage,
+                final_damage=damage, involves=[card_entity(env), mechanic("Final Damage")],
             )
-        context.note("mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage)
+        context.note(
+            "mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage,
+            involves=[card_entity(env), mechanic("Final Damage")],
+        )
 
 
 def pay_guts(context: Context, breeder: Breeder, cards: list[Card]) -> None:
@@ -382,7 +439,7 @@ def pay_guts(context: Context, breeder: Breeder, cards: list[Card]) -> None:
 @steps("pay-guts")
 def pay_guts_step(context: Context, state: State, work: Attack) -> None:
     pay_guts(context, state.breeder(work.player), [work.card, *work.combos])
-    context.note("mr.attack.guts-paid-last", "GUTS are paid after every check has passed")
+    context.note("mr.attack.guts-paid-last", "GUTS are paid after every check has passed", involves=[mechanic("GUTS")])
     for status in work.bonus_statuses:
         if status.definition.consumed:
             work.attacker.statuses.remove(status)
@@ -402,14 +459,20 @@ def spread_damage(context: Context, state: State, work: Attack) -> None:
             )
         check_taunts(context, state, work, damaged_by(work, split))
         shares = ", ".join(f"{amount} to {name}" for name, amount in split.items())
-        context.note("mr.attack.distribute-after", f"Damage split after the ENV check: {shares}")
+        context.note(
+            "mr.attack.distribute-after", f"Damage split after the ENV check: {shares}",
+            involves=[mechanic("distributable damage"), *map(monster_entity, work.affected)],
+        )
         for monster in work.affected:
             hits.append(_hit(monster, split[monster.name], work.card, 0))
     else:
         for monster in work.affected:
             hits.append(_hit(monster, work.raw, work.card, work.env_add))
         if work.card.spread == "aoe":
-            context.note("mr.attack.aoe-all-applicable", "AoE: every affected monster takes damage: " + _hits_text(hits))
+            context.note(
+                "mr.attack.aoe-all-applicable", "AoE: every affected monster takes damage: " + _hits_text(hits),
+                involves=[mechanic("AoE"), *map(monster_entity, work.affected)],
+            )
     affected = frozenset((m.player, m.name) for m in work.affected)
     state.attacks.append(
         {"attacker": work.attacker.name, "card": work.card.name, "combo": [c.name for c in work.combos],
@@ -438,7 +501,10 @@ def _hits_text(hits: list[Hit]) -> str:
 
 
 def defend(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
-    procedure.run("defense-card", steps, context, state, action)
+    pending = state.pending
+    attack_card = [("card", pending.card)] if pending else []
+    with context.involving(*attack_card, ("card", action["card"])):
+        procedure.run("defense-card", steps, context, state, action)
 
 
 @steps("defense-card")
@@ -448,7 +514,10 @@ def defense_card(context: Context, state: State, action: Mapping[str, Any]) -> N
     if pending is None:
         raise context.reject("no-attack-to-defend", "there is no attack in its Defense Step")
     if player == pending.player:
-        raise context.reject("own-attack", "you cannot defend against your own attack", "mr.attack.own-monsters-no-defense")
+        raise context.reject(
+            "own-attack", "you cannot defend against your own attack", "mr.attack.own-monsters-no-defense",
+            involves=[mechanic("Defense Step")],
+        )
     monster = monster_of(state, player, action["monster"], ("monster",))
     card = card_of(state, action["card"], ("card",), "defense")
     breeder = state.breeder(player)
@@ -459,7 +528,10 @@ def defense_card(context: Context, state: State, action: Mapping[str, Any]) -> N
     if pending.only is not None and (player, monster.name) not in pending.affected:
         _unaffected_may_defend(context, monster, card, pending.only)
     pay_guts(context, breeder, [card])
-    context.note("mr.defense.order", f"{monster.name} plays {card.name}; it resolves now, on its own")
+    context.note(
+        "mr.defense.order", f"{monster.name} plays {card.name}; it resolves now, on its own",
+        involves=[monster_entity(monster), mechanic("Defense Step")],
+    )
     for effect in card.effects:
         DEFENSE_EFFECTS[effect.kind](context, state, pending, monster, effect, action)
     context.note(None, "Damage waiting: " + _hits_text(pending.hits))
@@ -471,12 +543,14 @@ def _unaffected_may_defend(context: Context, monster: Monster, card: Card, only:
         context.note(
             "mr.redirect.example-shield-fire-river",
             f"{monster.name} is not affected by the {only}-only AoE but may still take damage for its allies",
+            involves=[monster_entity(monster), mechanic("redirection"), mechanic("AoE")],
         )
         return
     raise context.reject(
         "not-affected",
         f"{monster.name} ({monster.attribute}) is not affected by a {only}-only AoE and cannot respond with a Defense Card",
         "mr.defense.unaffected-cannot-defend",
+        involves=[monster_entity(monster), mechanic("AoE"), mechanic("Defense Step")],
     )
 
 
@@ -501,10 +575,13 @@ def _move_hits(context: Context, pending: PendingAttack, source: Monster, target
             "mr.redirect.original-attribute",
             f"{card}: {hit.amount} damage for {source.name} goes to {target.name}; "
             f"{target.name}'s attribute ({target.attribute}) is not checked",
-            amount=hit.amount,
+            amount=hit.amount, involves=[monster_entity(source), monster_entity(target), mechanic("redirection")],
         )
         if pending.not_reduced_by_blk:
-            context.note("mr.not-reduced.redirect", "Redirecting is not reducing: it works against 'not reduced by BLK'")
+            context.note(
+                "mr.not-reduced.redirect", "Redirecting is not reducing: it works against 'not reduced by BLK'",
+                involves=[mechanic("redirection"), mechanic("not reduced by BLK")],
+            )
 
 
 def take_for_ally(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -521,7 +598,11 @@ def pass_to_ally(context: Context, state: State, pending: PendingAttack, user: M
     ally = _chosen_ally(state, user, action)
     _move_hits(context, pending, user, ally, action["card"])
     if any(s.definition.taunt == "cannot-damage" for s in ally.statuses):
-        context.note("mr.taunt.redirect-bypasses", f"Redirected damage bypasses taunts: {ally.name} takes it")
+        context.note(
+            "mr.taunt.redirect-bypasses", f"Redirected damage bypasses taunts: {ally.name} takes it",
+            involves=[monster_entity(ally), *(status_entity(s.name) for s in ally.statuses if s.definition.taunt),
+                      mechanic("taunt"), mechanic("redirection")],
+        )
 
 
 def _own_hits(pending: PendingAttack, user: Monster) -> list[Hit]:
@@ -530,7 +611,10 @@ def _own_hits(pending: PendingAttack, user: Monster) -> list[Hit]:
 
 def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: str, card: str) -> None:
     if pending.not_reduced_by_blk:
-        context.note("mr.not-reduced.intro", f"{pending.card} is not reduced by BLK moves: {card} has no effect on it")
+        context.note(
+            "mr.not-reduced.intro", f"{pending.card} is not reduced by BLK moves: {card} has no effect on it",
+            involves=[mechanic("not reduced by BLK")],
+        )
         return
     for hit in _own_hits(pending, user):
         before = hit.amount
@@ -539,7 +623,7 @@ def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: 
             context.note(
                 "mr.rounding.golden-rule",
                 f"{card} halves {before} damage to {hit.amount} (rounded in favour of the attacker)",
-                before=before, after=hit.amount,
+                before=before, after=hit.amount, involves=[mechanic("rounding")],
             )
         else:
             context.note(None, f"{card} reduces the {pending.move_type} move to 0 against {user.name}")
@@ -578,12 +662,15 @@ def reflect(context: Context, state: State, pending: PendingAttack, user: Monste
                 "mr.rounding.golden-rule",
                 f"{action['card']} against {total} damage: {back} to {attacker.name}, {kept} to {user.name} "
                 "(halves rounded in favour of the attacker)",
-                reflected=back, kept=kept,
+                reflected=back, kept=kept, involves=[mechanic("rounding"), mechanic("reflection")],
             )
         else:
             context.note(None, f"{action['card']} reflects {back} damage to {attacker.name}", reflected=back)
         if pending.not_reduced_by_blk:
-            context.note("mr.not-reduced.reflect", "Reflecting is not reducing: it works against 'not reduced by BLK'")
+            context.note(
+                "mr.not-reduced.reflect", "Reflecting is not reducing: it works against 'not reduced by BLK'",
+                involves=[mechanic("reflection"), mechanic("not reduced by BLK")],
+            )
 
 
 def grit(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -591,17 +678,26 @@ def grit(context: Context, state: State, pending: PendingAttack, user: Monster, 
         hit.grit = True
     context.note(None, f"{action['card']}: if this attack would KO {user.name}, its life is set to 1 instead")
     if pending.not_reduced_by_blk:
-        context.note("mr.not-reduced.grit", "Setting life to 1 is not reducing: it works against 'not reduced by BLK'")
+        context.note(
+            "mr.not-reduced.grit", "Setting life to 1 is not reducing: it works against 'not reduced by BLK'",
+            involves=[mechanic("not reduced by BLK")],
+        )
 
 
 def change_attribute(context: Context, state: State, monster: Monster, attribute: str, source: str) -> bool:
     """Bad Weather and Warp stop every attribute change; returns whether the attribute changed."""
     env = state.env_card()
     if env is not None and env.freeze_attributes:
-        context.note("mr.card.bad-weather-warp", f"{env.name} is in play: {monster.name}'s attribute cannot change")
+        context.note(
+            "mr.card.bad-weather-warp", f"{env.name} is in play: {monster.name}'s attribute cannot change",
+            involves=[card_entity(env), monster_entity(monster), mechanic("attribute")],
+        )
         return False
     if monster.attribute == attribute:
-        context.note("mr.redirect.example-shield-blowhole", f"{monster.name} is already {attribute}: its attribute does not change")
+        context.note(
+            "mr.redirect.example-shield-blowhole", f"{monster.name} is already {attribute}: its attribute does not change",
+            involves=[monster_entity(monster), mechanic("attribute")],
+        )
         return False
     before = monster.attribute
     grant(monster, StatusDef(name=f"{attribute} ({source})", attribute=attribute), None, source)
@@ -618,7 +714,10 @@ def defense_change_attribute(context: Context, state: State, pending: PendingAtt
             before = hit.amount
             hit.attribute_checked = target.attribute
             ruling = "mr.redirect.new-attribute-on-change" if hit.redirected_from else "mr.defense.attribute-recheck"
-            context.note(ruling, f"Attribute changed while resolving defense: rechecked, {before} → {hit.amount} to {target.name}")
+            context.note(
+                ruling, f"Attribute changed while resolving defense: rechecked, {before} → {hit.amount} to {target.name}",
+                involves=[monster_entity(target), mechanic("attribute")],
+            )
 
 
 def defense_grant_status(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -626,7 +725,10 @@ def defense_grant_status(context: Context, state: State, pending: PendingAttack,
     grant(user, definition, effect.turns, action["card"])
     context.note(None, f"{action['card']}: {user.name} gains {definition.name}")
     if all(h.amount == 0 for h in _own_hits(pending, user)) and _own_hits(pending, user):
-        context.note("mr.defense.zero-defendable", f"{user.name} defended a move reduced to 0 damage")
+        context.note(
+            "mr.defense.zero-defendable", f"{user.name} defended a move reduced to 0 damage",
+            involves=[monster_entity(user), status_entity(definition.name), mechanic("Defense Step")],
+        )
 
 
 DefenseEffect = Callable[[Context, State, PendingAttack, Monster, Effect, Mapping[str, Any]], None]
@@ -645,7 +747,9 @@ DEFENSE_EFFECTS: dict[str, DefenseEffect] = {
 
 
 def close_defense_step(context: Context, state: State, procedure: Procedure) -> None:
-    procedure.walk(DEFENSE_STEP, steps, context, state)
+    assert state.pending is not None
+    with context.involving(("card", state.pending.card)):
+        procedure.walk(DEFENSE_STEP, steps, context, state)
     state.pending = None
 
 
@@ -658,15 +762,21 @@ def deal_damage(context: Context, state: State) -> None:
         monster = monster_of(state, hit.player, hit.monster, ())
         amount = hit.amount
         if monster.has("damage_immune") and amount:
-            context.note("mr.card.doll-zero", f"{monster.name} is under Doll: {amount} damage becomes 0")
+            context.note(
+                "mr.card.doll-zero", f"{monster.name} is under Doll: {amount} damage becomes 0",
+                involves=[monster_entity(monster), status_entity("Doll")],
+            )
             amount = 0
         if hit.redirected_from and monster.has("damage_immune"):
-            context.note("mr.redirect.hide-doll", f"Redirected damage to {monster.name} under Doll is nullified")
+            context.note(
+                "mr.redirect.hide-doll", f"Redirected damage to {monster.name} under Doll is nullified",
+                involves=[monster_entity(monster), status_entity("Doll"), mechanic("redirection")],
+            )
         before = monster.lp
         monster.lp = max(0, monster.lp - amount)
         if hit.grit and monster.lp == 0 and amount:
             monster.lp = 1
-            context.note("mr.not-reduced.grit", f"Grit: {monster.name}'s life is set to 1")
+            context.note("mr.not-reduced.grit", f"Grit: {monster.name}'s life is set to 1", involves=[monster_entity(monster)])
         record["dealt"][monster.player][monster.name] += amount
         context.note(None, f"{monster.name} takes {amount} damage: LP {before} → {monster.lp}" + (" (KO)" if monster.ko else ""),
                      monster=monster.name, damage=amount, lp=monster.lp)
@@ -690,10 +800,16 @@ def _on_damage(context: Context, state: State, pending: PendingAttack, hit: Hit,
             breeder = state.breeder(target.player)
             lost = min(effect.amount, breeder.guts)
             breeder.guts -= lost
-            context.note("mr.redirect.on-damage-effects", f"On damage: {target.player} loses {lost} GUTS")
+            context.note(
+                "mr.redirect.on-damage-effects", f"On damage: {target.player} loses {lost} GUTS",
+                involves=[mechanic("on-damage effect"), mechanic("GUTS")],
+            )
         else:
             grant(target, state.statuses[effect.status or ""], effect.turns, pending.card)
-            context.note("mr.redirect.on-damage-effects", f"On damage: {target.name} gains {effect.status}")
+            context.note(
+                "mr.redirect.on-damage-effects", f"On damage: {target.name} gains {effect.status}",
+                involves=[monster_entity(target), status_entity(effect.status or ""), mechanic("on-damage effect")],
+            )
 
 
 @steps("self-inflicted-damage")
@@ -709,7 +825,7 @@ def self_inflicted_damage(context: Context, state: State) -> None:
         "mr.attack.self-inflicted",
         f"Self-inflicted damage after defense, not affected by modifiers: {user.name} takes {pending.self_damage}, "
         f"LP {before} → {user.lp}",
-        damage=pending.self_damage,
+        damage=pending.self_damage, involves=[monster_entity(user), mechanic("self-inflicted damage")],
     )
 
 
@@ -723,12 +839,21 @@ def lose_lp(context: Context, monster: Monster, amount: int, source: str) -> Non
     """Life Points loss is not damage: Doll does not stop it and 'ends if damaged' effects persist."""
     before = monster.lp
     monster.lp = max(0, monster.lp - amount)
-    context.note("mr.lp-loss.not-damage", f"{source}: {monster.name} loses {amount} LP (not damage): {before} → {monster.lp}",
-                 lp=monster.lp)
+    context.note(
+        "mr.lp-loss.not-damage", f"{source}: {monster.name} loses {amount} LP (not damage): {before} → {monster.lp}",
+        lp=monster.lp, involves=[("card", source), monster_entity(monster), mechanic("Life Points loss")],
+    )
     if monster.has("damage_immune"):
-        context.note("mr.lp-loss.doll", f"Doll does not stop Life Points loss: {monster.name} still loses {amount}")
+        context.note(
+            "mr.lp-loss.doll", f"Doll does not stop Life Points loss: {monster.name} still loses {amount}",
+            involves=[("card", source), status_entity("Doll"), mechanic("Life Points loss")],
+        )
     if monster.has("ends_if_damaged"):
-        context.note("mr.lp-loss.silent-stance", f"{monster.name}'s 'ends if damaged' status persists: this was not damage")
+        context.note(
+            "mr.lp-loss.silent-stance", f"{monster.name}'s 'ends if damaged' status persists: this was not damage",
+            involves=[("card", source), *(status_entity(s.name) for s in monster.statuses if s.definition.ends_if_damaged),
+                      mechanic("Life Points loss")],
+        )
 
 
 def draw(context: Context, state: State, player: str, amount: int, source: str) -> None:
@@ -742,6 +867,7 @@ def draw(context: Context, state: State, player: str, amount: int, source: str) 
         context.note(
             "mr.cards.draw-insufficient-loses",
             f"{player} must draw {amount} with {len(breeder.deck)} in the deck: {player} loses at once",
+            involves=[("card", source), mechanic("draw")],
         )
         return
     drawn, breeder.deck = breeder.deck[:amount], breeder.deck[amount:]
@@ -750,6 +876,11 @@ def draw(context: Context, state: State, player: str, amount: int, source: str) 
 
 
 def use_skill(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    with context.involving(("card", action["card"]), *(("card", name) for name in action.get("combo", []))):
+        _use_skill(context, state, action)
+
+
+def _use_skill(context: Context, state: State, action: Mapping[str, Any]) -> None:
     breeder = turn_player(context, state, action)
     player = breeder.player
     card = card_of(state, action["card"], ("card",), "skill")
@@ -761,7 +892,10 @@ def use_skill(context: Context, state: State, action: Mapping[str, Any], procedu
     for played in [card, *combos]:
         check_user(context, state, player, user, played)
     if card.type == "SPE":
-        context.note("mr.taunt.spe-unaffected", f"{card.name} is an SPE move and does no damage: taunts do not apply")
+        context.note(
+            "mr.taunt.spe-unaffected", f"{card.name} is an SPE move and does no damage: taunts do not apply",
+            involves=[mechanic("taunt"), mechanic("SPE")],
+        )
     _check_requirements(context, breeder, card)
     pay_guts(context, breeder, [card, *combos])
     context.note(None, f"{player}{' ' + user.name if user else ''} uses {card.name}")
@@ -783,9 +917,12 @@ def _check_requirements(context: Context, breeder: Breeder, card: Card) -> None:
             if have < effect.amount:
                 raise context.reject(
                     "insufficient-cards", f"{card.name} needs {effect.amount} {what}; {breeder.player} has {have}",
-                    "mr.cards.sufficient", have=have, need=effect.amount,
+                    "mr.cards.sufficient", have=have, need=effect.amount, involves=[card_entity(card), mechanic("hand and deck")],
                 )
-            context.note("mr.cards.sufficient", f"{card.name} needs {effect.amount} {what}: {have} available")
+            context.note(
+                "mr.cards.sufficient", f"{card.name} needs {effect.amount} {what}: {have} available",
+                involves=[card_entity(card), mechanic("hand and deck")],
+            )
 
 
 def _target(state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any]) -> list[Monster | Breeder]:
@@ -826,7 +963,8 @@ def skill_halve_lp(context: Context, state: State, player: str, user: Monster | 
         # The player who played the card halves; the rounding favours the other player.
         target.lp = halve(target.lp, round_up=target.player != player)
         context.note("mr.rounding.golden-rule", f"{action['card']} halves {target.name}'s LP: {before} → {target.lp}"
-                     + (" (KO)" if target.ko else ""), before=before, after=target.lp)
+                     + (" (KO)" if target.ko else ""), before=before, after=target.lp,
+                     involves=[monster_entity(target), mechanic("rounding")])
 
 
 def skill_draw(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
@@ -869,7 +1007,10 @@ def skill_return_to_deck(context: Context, state: State, player: str, user: Mons
 
 def _combo_card_returned(context: Context, breeder: Breeder, played: list[Card], amount: int) -> list[str]:
     """Last Trump with its combo partner as the last cards: the game still shuffles a card in."""
-    context.note("mr.cards.trivia-last-trump-joy", "The hand is empty, yet the combo is allowed (the game's inconsistent behavior)")
+    context.note(
+        "mr.cards.trivia-last-trump-joy", "The hand is empty, yet the combo is allowed (the game's inconsistent behavior)",
+        involves=[*map(card_entity, played), mechanic("hand and deck")],
+    )
     which = context.reading(LAST_TRUMP_RETURNED_CARD)
     card = played[1].name if which == "combo-card" and len(played) > 1 else played[0].name
     breeder.discard.remove(card)
@@ -901,7 +1042,7 @@ def skill_deck_to_guts(context: Context, state: State, player: str, user: Monste
     context.note(
         "mr.cards.trivia-wild-rush",
         f"{action['card']}: {count} card(s) from the deck become GUTS (asked {effect.amount}, deck had {count + len(breeder.deck)})",
-        converted=count, guts=breeder.guts,
+        converted=count, guts=breeder.guts, involves=[mechanic("GUTS"), mechanic("hand and deck")],
     )
 
 
@@ -914,7 +1055,10 @@ def skill_revive(context: Context, state: State, player: str, user: Monster | No
         context.note(None, f"{target.name} is revived with {effect.amount} LP")
         kept = [s.name for s in target.statuses]
         if kept:
-            context.note("mr.status.persist-ko", f"{target.name} keeps its statuses through KO and revival: {', '.join(kept)}")
+            context.note(
+                "mr.status.persist-ko", f"{target.name} keeps its statuses through KO and revival: {', '.join(kept)}",
+                involves=[monster_entity(target), *map(status_entity, kept), mechanic("KO")],
+            )
         hidden = [s for s in target.statuses if s.definition.hidden]
         if hidden and context.reading(HIDDEN_STATUS_ON_REVIVAL) == "lost":
             for status in hidden:
@@ -944,6 +1088,11 @@ SKILL_EFFECTS: dict[str, SkillEffect] = {
 
 
 def play_env(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    with context.involving(("ENV", action["card"])):
+        _play_env(context, state, action)
+
+
+def _play_env(context: Context, state: State, action: Mapping[str, Any]) -> None:
     breeder = turn_player(context, state, action)
     player = breeder.player
     card = card_of(state, action["card"], ("card",), "env")
@@ -955,11 +1104,17 @@ def play_env(context: Context, state: State, action: Mapping[str, Any], procedur
     if not card.final_damage_add and card.forbid_at_most is None and card.forbid_at_least is None and not (
         card.freeze_attributes or card.blocks_draw or card.lp_loss_each_turn_end
     ):
-        context.note("mr.card.cool-judge-no-persist", f"{card.name} has no persisting effect: it only replaces the ENV")
+        context.note(
+            "mr.card.cool-judge-no-persist", f"{card.name} has no persisting effect: it only replaces the ENV",
+            involves=[card_entity(card), *([("ENV", replaced)] if replaced else [])],
+        )
     for effect in card.effects:
         if effect.kind == "draw":
             if replaced and state.cards[replaced].blocks_draw:
-                context.note("mr.card.cool-judge-pray", f"{card.name}'s 'when played' draw is not blocked by {replaced}")
+                context.note(
+                    "mr.card.cool-judge-pray", f"{card.name}'s 'when played' draw is not blocked by {replaced}",
+                    involves=[card_entity(card), ("ENV", replaced), mechanic("draw")],
+                )
             draw(context, state, player, effect.amount, card.name)
 
 
@@ -988,7 +1143,10 @@ def end_turn(context: Context, state: State, action: Mapping[str, Any], procedur
                 holder.statuses.remove(status)
                 context.note(None, f"{status.name} on {getattr(holder, 'name', 'Breeder ' + holder.player)} expires")
         if isinstance(holder, Monster) and holder.ko and holder.statuses:
-            context.note("mr.status.persist-ko", f"{holder.name} is KO'd and keeps {', '.join(s.name for s in holder.statuses)}")
+            context.note(
+                "mr.status.persist-ko", f"{holder.name} is KO'd and keeps {', '.join(s.name for s in holder.statuses)}",
+                involves=[monster_entity(holder), *(status_entity(s.name) for s in holder.statuses), mechanic("KO")],
+            )
     state.active = opponent(player)
     state.turn += 1
     context.note(None, f"{player} ends the turn; turn {state.turn}: {state.active} to play")
