@@ -161,3 +161,7 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def observe(self, state: Any) -> dict[str, Any]:
         """The facts a scenario may assert on, as plain nested data."""
+
+    def describe(self, kind: str, name: str) -> dict[str, Any] | None:
+        """What the game's own catalogue says of an entity (a card, a status), if anything."""
+        return None

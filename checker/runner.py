@@ -24,6 +24,7 @@ class Checkpoint:
 
     action: int | None
     mismatches: tuple[Mismatch, ...]
+    observed: dict[str, Any] = field(default_factory=dict)  # the game's facts at that point
 
     @property
     def label(self) -> str:
@@ -89,15 +90,15 @@ def _play(scenario: Scenario, game: Game, context: Context, result: RunResult, e
         state = _apply(game, state, action, context, result, question=scenario.is_question, exploring=exploring)
         if action.expect is not None:
             at = ("actions", action.index, "expect")
-            result.checkpoints.append(
-                Checkpoint(action.index, tuple(compare(action.expect, game.observe(state), at=at, strict=not exploring)))
-            )
+            observed = game.observe(state)
+            mismatches = compare(action.expect, observed, at=at, strict=not exploring)
+            result.checkpoints.append(Checkpoint(action.index, tuple(mismatches), observed))
     context.action = None
     state = game.settle(state, context)
     result.outcome = game.observe(state)
     if scenario.expect is not None:
         mismatches = compare(scenario.expect, result.outcome, at=("expect",), strict=not exploring)
-        result.checkpoints.append(Checkpoint(None, tuple(mismatches)))
+        result.checkpoints.append(Checkpoint(None, tuple(mismatches), result.outcome))
 
 
 def _apply(

@@ -31,5 +31,10 @@ class MonsterRancherBC2(Game):
     def observe(self, state: State) -> dict[str, Any]:
         return observe(state)
 
+    def describe(self, kind: str, name: str) -> dict[str, Any] | None:
+        book = {"card": "cards", "ENV": "cards", "status": "statuses"}.get(kind)
+        entry = self.data.cards.get(book, {}).get(name) if book else None
+        return dict(entry) if entry is not None else None
+
 
 GAME = MonsterRancherBC2()
