@@ -35,3 +35,78 @@ def scenarios() -> list[Scenario]:
 @pytest.fixture(scope="session")
 def results(scenarios: list[Scenario]) -> list[RunResult]:
     return [suite.run_one(scenario) for scenario in scenarios]
+
+
+# --- The built website -------------------------------------------------------------------------
+
+import functools
+import http.server
+import shutil
+import threading
+from dataclasses import dataclass
+
+import yaml
+
+
+@dataclass(frozen=True)
+class Site:
+    folder: Path
+    base: str  # http://127.0.0.1:PORT/
+
+
+def build_site(folder: Path, scenarios: Path) -> Path:
+    """Build the website from ``scenarios`` into ``folder``/site with the project's mkdocs.yml."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["docs_dir"] = str(ROOT / "docs")
+    config["site_dir"] = str(folder / "site")
+    config["plugins"] = ["search", {"rulings": {"scenarios": str(scenarios), "node_modules": str(ROOT / "node_modules")}}]
+    config_file = folder / "mkdocs.yml"
+    config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
+    build(load_config(str(config_file)))
+    return folder / "site"
+
+
+def serve(folder: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory):
+    folder = build_site(tmp_path_factory.mktemp("site"), SCENARIOS)
+    base, server = serve(folder)
+    yield Site(folder, base)
+    server.shutdown()
+
+
+HOSTILE_TITLE = "</title><script>window.__pwned = 1</script><b>bold</b>"
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory):
+    """A site built from one good scenario, one whose expectation is wrong, one with markup in every text."""
+    work = tmp_path_factory.mktemp("hostile")
+    folder = work / "scenarios" / "monster-rancher-bc2"
+    folder.mkdir(parents=True)
+    good = (SCENARIOS / "monster-rancher-bc2" / "counter-rounding.yaml").read_text(encoding="utf-8")
+    (folder / "counter-rounding.yaml").write_text(good, encoding="utf-8")
+    failing = good.replace("id: counter-rounding", "id: counter-rounding-wrong").replace("Naga: {lp: 7}", "Naga: {lp: 6}")
+    (folder / "counter-rounding-wrong.yaml").write_text(failing, encoding="utf-8")
+    hostile = good.replace("id: counter-rounding", "id: hostile-markup").replace(
+        "title: Counter against 5 damage sends 2 to the attacker and keeps 3", f"title: '{HOSTILE_TITLE}'"
+    ).replace("notes: Half of 5", "notes: <img src=x onerror=\"window.__pwned=2\"> Half of 5").replace(
+        "Big Punch", "Big <script>window.__pwned=3</script> Punch"
+    )
+    (folder / "hostile-markup.yaml").write_text(hostile, encoding="utf-8")
+    built = build_site(work, work / "scenarios")
+    base, server = serve(built)
+    yield Site(built, base)
+    server.shutdown()

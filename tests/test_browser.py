@@ -1,0 +1,211 @@
+"""The website in a real browser (Debian's headless Chromium), offline.
+
+Every page load records console errors and every request; a request to any host other
+than this machine's loopback is aborted and fails the test.
+"""
+
+from __future__ import annotations
+
+import shutil
+from typing import Iterator
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.conftest import Site
+
+pytestmark = pytest.mark.browser
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+MR = "monster-rancher-bc2"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not shutil.which("chromium") and not __import__("os").path.exists(CHROMIUM):
+        pytest.fail("Chromium is not installed: 'make test' installs Debian's chromium and chromium-driver")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+class Watched:
+    def __init__(self, page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+
+
+@pytest.fixture
+def tab(browser) -> Iterator[Watched]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    watched = Watched(page)
+
+    def route(route) -> None:
+        host = urlparse(route.request.url).hostname
+        if host not in ("127.0.0.1", "localhost"):
+            watched.outside.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    context.route("**/*", route)
+    page.on("console", lambda message: watched.errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: watched.errors.append(f"{error} {getattr(error, 'stack', '')}"))
+    yield watched
+    context.close()
+    assert not watched.outside, f"requests to other hosts: {watched.outside}"
+    assert not watched.errors, f"console errors: {watched.errors}"
+
+
+def open_page(tab: Watched, site: Site, path: str) -> None:
+    response = tab.page.goto(site.base + path)
+    assert response is not None and response.ok, path
+    tab.page.wait_for_load_state("networkidle")
+
+
+def graph_nodes(tab: Watched, index: int = 0) -> int:
+    return tab.page.evaluate(
+        "i => document.querySelectorAll('.rk-graph')[i].rkGraph.nodes(':visible').length", index
+    )
+
+
+def click_node(tab: Watched, label: str, index: int = 0) -> None:
+    """Scroll the graph into view, let the scroll settle, then click the node where it is drawn."""
+    tab.page.evaluate(
+        "i => document.querySelectorAll('.rk-graph')[i].scrollIntoView({block: 'center', behavior: 'instant'})", index
+    )
+    tab.page.wait_for_timeout(300)
+    position = tab.page.evaluate(
+        """([i, label]) => {
+            const cy = document.querySelectorAll('.rk-graph')[i].rkGraph;
+            const node = cy.nodes().filter(n => n.data('label') === label)[0];
+            cy.zoom(1.5); cy.center(node);
+            const p = node.renderedPosition();
+            const box = cy.container().getBoundingClientRect();
+            return {x: box.left + p.x, y: box.top + p.y};
+        }""",
+        [index, label],
+    )
+    with tab.page.expect_navigation():
+        tab.page.mouse.click(position["x"], position["y"])
+    tab.page.wait_for_load_state("networkidle")
+
+
+def test_home_page(tab: Watched, site: Site) -> None:
+    open_page(tab, site, "")
+    assert "Rulings checker" in tab.page.title()
+    tab.page.get_by_role("link", name="Monster Rancher Battle Card Episode II").first.click()
+    tab.page.wait_for_load_state("networkidle")
+    assert tab.page.url.endswith(f"/{MR}/")
+
+
+def test_game_page_graphs_render_and_a_click_opens_the_node_page(tab: Watched, site: Site) -> None:
+    open_page(tab, site, f"{MR}/")
+    procedure_nodes = tab.page.evaluate("document.querySelectorAll('.rk-graph')[0].rkGraph.nodes('[kind = \"step\"]').length")
+    assert procedure_nodes == 14
+    assert graph_nodes(tab, 1) > 20
+    click_node(tab, "Shotgun", 1)
+    assert tab.page.url.endswith(f"/{MR}/entities/card-shotgun/")
+    assert tab.page.locator("h1").inner_text() == "Shotgun (card)"
+
+
+def test_procedure_step_opens_its_ruling(tab: Watched, site: Site) -> None:
+    open_page(tab, site, f"{MR}/")
+    click_node(tab, "Apply additive bonus", 0)
+    assert tab.page.url.endswith(f"/{MR}/rulings/mr.attack.final-additive/")
+
+
+def test_kind_filter_hides_and_shows_nodes(tab: Watched, site: Site) -> None:
+    open_page(tab, site, f"{MR}/")
+    before = graph_nodes(tab, 1)
+    tab.page.locator(".rk-graph-kinds input[value=monster]").check()
+    assert graph_nodes(tab, 1) > before
+    tab.page.locator(".rk-graph-kinds input[value=card]").uncheck()
+    assert graph_nodes(tab, 1) < before + 40
+
+
+def test_ruling_page(tab: Watched, site: Site) -> None:
+    open_page(tab, site, f"{MR}/rulings/mr.attack.env-prohibition/")
+    assert "If an ENV that prohibits X damage" in tab.page.locator(".rk-quote").inner_text()
+    tab.page.get_by_role("link", name="Under Nice Fight a Final Damage of exactly 3 cannot be used; 4 can").click()
+    tab.page.wait_for_load_state("networkidle")
+    assert tab.page.url.endswith(f"/{MR}/scenarios/nice-fight-boundary/")
+
+
+def test_ambiguous_ruling_page_names_the_scenarios_that_depend_on_it(tab: Watched, site: Site) -> None:
+    open_page(tab, site, f"{MR}/rulings/mr.amb.unaffected-monster-redirects/")
+    text = tab.page.locator(".rk-page").inner_text()
+    assert "redirection-allowed" in text and "unaffected-cannot-defend" in text
+    assert "shield-against-fire-river" in text
+
+
+def test_scenario_page_trace_links_to_rulings_and_yaml_has_a_copy_button(tab: Watched, site: Site) -> None:
+    open_page(tab, site, f"{MR}/scenarios/shotgun-critical-under-nice-fight/")
+    assert "PASS" in tab.page.locator(".rk-verdict").first.inner_text()
+    trace = tab.page.locator(".rk-trace li")
+    assert trace.count() >= 8
+    assert "Final Damage = 3 (Shotgun) + 2 (Critical) = 5" in tab.page.locator(".rk-page").inner_text()
+    tab.page.locator(".rk-cite a", has_text="mr.attack.env-prohibition").first.click()
+    tab.page.wait_for_load_state("networkidle")
+    assert tab.page.url.endswith(f"/{MR}/rulings/mr.attack.env-prohibition/")
+    tab.page.go_back()
+    assert tab.page.locator(".rk-copy").count() == 1
+    assert "id: shotgun-critical-under-nice-fight" in tab.page.locator(".rk-code").last.inner_text()
+
+
+def test_entity_page_shows_its_neighbourhood(tab: Watched, site: Site) -> None:
+    open_page(tab, site, f"{MR}/entities/status-enchant/")
+    assert graph_nodes(tab) >= 3
+    focus = tab.page.evaluate("document.querySelector('.rk-graph').rkGraph.nodes('[?focus]').map(n => n.data('label'))")
+    assert focus == ["Enchant"]
+    click_node(tab, "Hide")
+    assert tab.page.url.endswith(f"/{MR}/entities/card-hide/")
+
+
+def test_search_finds_a_card_by_name(tab: Watched, site: Site) -> None:
+    open_page(tab, site, "")
+    tab.page.locator(".md-search__input").first.click()
+    result = tab.page.locator(".md-search-result__link", has_text="Shotgun (card)")
+    for _ in range(15):  # the search index loads in a worker; type again until it answers
+        tab.page.locator(".md-search__input").fill("")
+        tab.page.locator(".md-search__input").press_sequentially("Shotgun")
+        try:
+            result.first.wait_for(timeout=2_000)
+            break
+        except Exception:
+            continue
+    result.first.click()
+    tab.page.wait_for_load_state("networkidle")
+    assert urlparse(tab.page.url).path == f"/{MR}/entities/card-shotgun/"
+
+
+def test_coverage_and_disputes_pages(tab: Watched, site: Site) -> None:
+    open_page(tab, site, "coverage/")
+    text = tab.page.locator(".rk-page").inner_text()
+    assert "Open questions" in text and "Most connected entities" in text
+    open_page(tab, site, "disputes/")
+    text = tab.page.locator(".rk-page").inner_text()
+    assert "mr.amb.last-trump-returned-card" in text
+    assert "combo-card" in text and "last-trump" in text
+
+
+def test_markup_in_a_scenario_shows_as_text(tab: Watched, hostile_site: Site) -> None:
+    open_page(tab, hostile_site, f"{MR}/scenarios/hostile-markup/")
+    assert tab.page.evaluate("window.__pwned") is None
+    assert "<script>" in tab.page.locator("h1").inner_text()
+    assert "</title>" in tab.page.title()
+
+
+def test_failing_scenario_shows_its_diff(tab: Watched, hostile_site: Site) -> None:
+    open_page(tab, hostile_site, f"{MR}/scenarios/counter-rounding-wrong/")
+    assert tab.page.locator(".rk-verdict").first.inner_text() == "FAIL"
+    row = tab.page.locator("tr", has_text="players.B.monsters.Naga.lp")
+    assert "differs" in row.inner_text()
