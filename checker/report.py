@@ -46,13 +46,22 @@ def trace_lines(trace: Iterable[TraceStep]) -> list[str]:
     return lines
 
 
-class _PlainDumper(yaml.SafeDumper):
+class _PlainDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """LibYAML's emitter where PyYAML has it; never writes anchors and aliases."""
+
     def ignore_aliases(self, data: Any) -> bool:
         return True
 
 
+def yaml_text(data: Any, *, flow_leaves: bool = False) -> str:
+    """Data as YAML for people: keys in their order, no aliases; short lists inline if ``flow_leaves``."""
+    return yaml.dump(
+        data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None if flow_leaves else False
+    )
+
+
 def outcome_text(outcome: dict[str, Any]) -> str:
-    return yaml.dump(outcome, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None).rstrip()
+    return yaml_text(outcome, flow_leaves=True).rstrip()
 
 
 def explain(result: RunResult) -> str:

@@ -20,6 +20,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from checker.errors import DataPath, InputError, Position
 
+#: LibYAML's parser when PyYAML was built with it (its wheels are), else the pure-Python one.
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 50_000
@@ -79,7 +81,7 @@ def load_text(text: str) -> Document:
         )
     try:
         _check_depth(text)
-        loader = yaml.SafeLoader(text)
+        loader = Loader(text)
         try:
             root = loader.get_single_node()
         finally:
@@ -124,7 +126,7 @@ def _check_depth(text: str) -> None:
     """Refuse deep nesting from the event stream, before any tree is built."""
     depth = 0
     documents = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yaml.parse(text, Loader=Loader):
         if isinstance(event, yaml.DocumentStartEvent):
             documents += 1
             if documents > 1:

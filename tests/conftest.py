@@ -45,7 +45,7 @@ import shutil
 import threading
 from dataclasses import dataclass
 
-import yaml
+from checker.site import build as site_build
 
 
 @dataclass(frozen=True)
@@ -54,19 +54,8 @@ class Site:
     base: str  # http://127.0.0.1:PORT/
 
 
-def build_site(folder: Path, scenarios: Path) -> Path:
-    """Build the website from ``scenarios`` into ``folder``/site with the project's mkdocs.yml."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    config["docs_dir"] = str(ROOT / "docs")
-    config["site_dir"] = str(folder / "site")
-    config["plugins"] = ["search", {"rulings": {"scenarios": str(scenarios), "node_modules": str(ROOT / "node_modules")}}]
-    config_file = folder / "mkdocs.yml"
-    config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
-    build(load_config(str(config_file)))
-    return folder / "site"
+def build_site(folder: Path, scenarios: Path, node_modules: Path = ROOT / "node_modules") -> Path:
+    return site_build.build_site(ROOT / "mkdocs.yml", folder, scenarios, node_modules)
 
 
 def serve(folder: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
