@@ -38,7 +38,7 @@ def generated_corpus(target: Path, count: int) -> int:
     for number in range(count):
         source = sources[number % len(sources)]
         text = source.read_text(encoding="utf-8")
-        text = re.sub(r"^id: (.+)$", lambda m: f"id: {m.group(1)}-{number}", text, count=1, flags=re.M)
+        text = re.sub(r"^id: (.+)$", rf"id: \g<1>-{number}", text, count=1, flags=re.M)
         folder = target / source.parent.name
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{source.stem}-{number}.yaml").write_text(text, encoding="utf-8")

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
 #: (kind, name): ("card", "Hide"), ("monster", "Pixie"), ("status", "Enchant"), ("mechanic", "taunt").
 Entity = tuple[str, str]
 

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import functools
+import http.server
 import os
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -8,6 +12,7 @@ import pytest
 from checker import suite
 from checker.runner import RunResult
 from checker.scenario import Scenario
+from checker.site import build as site_build
 
 pytest_plugins = ["pytester"]
 
@@ -39,13 +44,6 @@ def results(scenarios: list[Scenario]) -> list[RunResult]:
 
 # --- The built website -------------------------------------------------------------------------
 
-import functools
-import http.server
-import shutil
-import threading
-from dataclasses import dataclass
-
-from checker.site import build as site_build
 
 
 @dataclass(frozen=True)

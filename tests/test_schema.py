@@ -7,8 +7,8 @@ import json
 import jsonschema
 
 from checker import suite
-from checker.schema import published_text
 from checker.scenario import MODELINE
+from checker.schema import published_text
 from tests.conftest import ROOT
 
 

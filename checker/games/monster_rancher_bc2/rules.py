@@ -19,8 +19,6 @@ from typing import Any, Callable, Mapping
 
 from checker.errors import InputError
 from checker.game import Context
-from checker.procedure import Procedure, StepHandlers
-from checker.trace import Entity
 from checker.games.monster_rancher_bc2.state import (
     Breeder,
     Card,
@@ -35,6 +33,8 @@ from checker.games.monster_rancher_bc2.state import (
     lookup,
     opponent,
 )
+from checker.procedure import Procedure, StepHandlers
+from checker.trace import Entity
 
 steps = StepHandlers()
 ATTACK_STEP = "attack-step"
