@@ -1,0 +1,130 @@
+"""Interaction and procedure graphs, built with networkx from engine traces and procedures."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+import networkx as nx
+
+from checker.catalogue import Catalogue
+from checker.procedure import Procedure
+from checker.runner import RunResult
+from checker.trace import Entity
+
+#: Kinds whose pairs make an "open question" when no scenario connects them.
+QUESTION_KINDS = frozenset({"card", "ENV", "status"})
+
+
+@dataclass
+class Interaction:
+    """What one edge stands for: the rulings applied and the scenarios where it happened."""
+
+    kinds: set[str] = field(default_factory=set)
+    rulings: set[str] = field(default_factory=set)
+    scenarios: set[str] = field(default_factory=set)
+
+
+def interaction_kind(catalogue: Catalogue, ruling_id: str) -> str:
+    """The kind of an interaction: the section of the ruling applied, without 'Examples'."""
+    section = [part for part in catalogue[ruling_id].section if part not in ("Examples", "Trivias", "Taunt Examples")]
+    return section[-1]
+
+
+def interaction_graph(results: Iterable[RunResult], catalogue: Catalogue) -> nx.Graph:
+    """Entities are nodes; two are joined when one trace step that applied a ruling involved both."""
+    graph = nx.Graph()
+    for result in results:
+        if result.scenario is None:
+            continue
+        for step in result.trace:
+            for entity in step.entities:
+                graph.add_node(entity, kind=entity[0], name=entity[1])
+                graph.nodes[entity].setdefault("scenarios", set()).add(result.scenario.id)
+                if step.ruling:
+                    graph.nodes[entity].setdefault("rulings", set()).add(step.ruling)
+            if step.ruling is None:
+                continue
+            for a, b in itertools.combinations(step.entities, 2):
+                if a == b:
+                    continue
+                if not graph.has_edge(a, b):
+                    graph.add_edge(a, b, interaction=Interaction())
+                interaction: Interaction = graph.edges[a, b]["interaction"]
+                interaction.kinds.add(interaction_kind(catalogue, step.ruling))
+                interaction.rulings.add(step.ruling)
+                interaction.scenarios.add(result.scenario.id)
+    return graph
+
+
+def neighbourhood(graph: nx.Graph, entity: Entity, radius: int = 1) -> nx.Graph:
+    return nx.ego_graph(graph, entity, radius=radius)
+
+
+def most_connected(graph: nx.Graph, count: int = 10) -> list[tuple[Entity, int]]:
+    ranked = sorted(graph.degree, key=lambda item: (-item[1], item[0]))
+    return [(node, degree) for node, degree in ranked[:count]]
+
+
+def open_questions(graph: nx.Graph) -> list[tuple[Entity, Entity]]:
+    """Pairs of cards, ENV cards and statuses that no scenario makes interact, most connected first."""
+    nodes = [n for n in graph if n[0] in QUESTION_KINDS]
+    nodes.sort(key=lambda n: (-graph.degree(n), n))
+    return [(a, b) for a, b in itertools.combinations(nodes, 2) if not graph.has_edge(a, b)]
+
+
+def cytoscape(
+    graph: nx.Graph, url: Callable[[Entity], str], focus: Entity | None = None, hidden: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The graph as Cytoscape.js elements; every node carries the URL of its page.
+
+    ``hidden`` kinds start filtered out (the reader can show them): hubs such as monsters
+    and mechanics would otherwise pull a large graph into one knot.
+    """
+    nodes = [
+        {"data": {"id": _node_id(node), "label": node[1], "kind": node[0], "url": url(node),
+                  "degree": graph.degree(node), "focus": node == focus}}
+        for node in sorted(graph)
+    ]
+    edges = []
+    for a, b, data in sorted(graph.edges(data=True)):
+        interaction: Interaction = data["interaction"]
+        edges.append({"data": {
+            "id": f"{_node_id(a)}--{_node_id(b)}", "source": _node_id(a), "target": _node_id(b),
+            "label": ", ".join(sorted(interaction.kinds)), "scenarios": len(interaction.scenarios),
+        }})
+    return {"elements": {"nodes": nodes, "edges": edges}, "layout": "cose", "hidden": sorted(hidden)}
+
+
+def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str, Any]:
+    """The procedure as Cytoscape.js elements: phases hold their steps; arrows follow the declared order."""
+    nodes: list[dict[str, Any]] = []
+    edges: list[dict[str, Any]] = []
+    previous: str | None = None
+    for row, phase in enumerate(procedure.phases):
+        phase_id = f"phase:{phase.id}"
+        nodes.append({"data": {"id": phase_id, "label": phase.title + (" (repeats)" if phase.repeat else ""), "kind": "phase"}})
+        first: str | None = None
+        for column, step in enumerate(phase.steps):
+            step_id = f"step:{step.id}"
+            first = first or step_id
+            link = url(step.rulings[0]) if step.rulings else ""
+            nodes.append({"data": {"id": step_id, "parent": phase_id, "label": step.title, "kind": "step",
+                                   "url": link, "when": step.when},
+                          "position": {"x": (column % 4) * 230, "y": row * 420 + (column // 4) * 110}})
+            if previous is not None:
+                edges.append({"data": {"id": f"{previous}->{step_id}", "source": previous, "target": step_id},
+                              "classes": "rk-flow"})
+            if step.repeat:
+                edges.append({"data": {"id": f"{step_id}-again", "source": step_id, "target": step_id,
+                                       "label": "once per card"}, "classes": "rk-flow rk-loop"})
+            previous = step_id
+        if phase.repeat and first is not None and previous is not None:
+            edges.append({"data": {"id": f"{phase_id}-again", "source": previous, "target": first, "label": "repeat"},
+                          "classes": "rk-flow"})
+    return {"elements": {"nodes": nodes, "edges": edges}, "layout": "procedure"}
+
+
+def _node_id(entity: Entity) -> str:
+    return f"{entity[0]}:{entity[1]}"

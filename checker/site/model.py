@@ -1,0 +1,110 @@
+"""Everything the site shows, computed once per build by running the engine."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+from checker import suite
+from checker.game import Game
+from checker.readings import Exploration, explore
+from checker.runner import RunResult
+from checker.scenario import Scenario
+from checker.site.graphs import interaction_graph
+from checker.trace import Entity
+
+SAFE_PART = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+
+
+def slug(text: str) -> str:
+    """A URL part from any text: lower-case letters, digits and '-' (a hash if nothing is left)."""
+    words = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return words or "x-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+
+
+def page(*parts: str) -> str:
+    """A page's source path; every part must be a safe name, so no path can leave the site."""
+    for part in parts:
+        if not SAFE_PART.match(part) or ".." in part:
+            raise ValueError(f"unsafe page path part {part!r}")
+    return "/".join(parts) + ".md"
+
+
+@dataclass
+class GameView:
+    game: Game
+    results: list[RunResult]
+    explorations: dict[str, Exploration]
+    graph: nx.Graph
+    entity_slugs: dict[Entity, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        taken: set[str] = set()
+        for entity in sorted(self.graph):
+            base = f"{slug(entity[0])}-{slug(entity[1])}"
+            name = base if base not in taken else f"{base}-{hashlib.sha1(repr(entity).encode()).hexdigest()[:6]}"
+            taken.add(name)
+            self.entity_slugs[entity] = name
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    def home(self) -> str:
+        return page(self.id, "index")
+
+    def ruling_page(self, ruling_id: str) -> str:
+        return page(self.id, "rulings", ruling_id)
+
+    def scenario_page(self, scenario_id: str) -> str:
+        return page(self.id, "scenarios", scenario_id)
+
+    def entity_page(self, entity: Entity) -> str:
+        return page(self.id, "entities", self.entity_slugs[entity])
+
+    def demonstrating(self, ruling_id: str) -> list[RunResult]:
+        """Scenarios that list the ruling as one they demonstrate."""
+        return [r for r in self.results if r.scenario and ruling_id in r.scenario.rulings]
+
+    def applying(self, ruling_id: str) -> list[RunResult]:
+        """Scenarios whose trace applied the ruling."""
+        return [r for r in self.results if any(step.ruling == ruling_id for step in r.trace)]
+
+    def depending_on(self, ruling_id: str) -> list[str]:
+        """Scenarios whose outcome changes with the reading of this ambiguous ruling."""
+        return sorted(
+            sid for sid, exploration in self.explorations.items()
+            if exploration.depends_on_reading and ruling_id in exploration.touched
+        )
+
+    def counts(self) -> dict[str, int]:
+        catalogue = self.game.catalogue
+        return {
+            "rulings": len(catalogue.rulings),
+            "scenarios": len(self.results),
+            "passing": sum(r.verdict in ("pass", "question") for r in self.results),
+            "ambiguous": len(catalogue.with_status("ambiguous")),
+        }
+
+
+@dataclass
+class SiteModel:
+    games: dict[str, GameView]
+    invalid: list[RunResult]
+
+
+def build_model(scenario_root: Path) -> SiteModel:
+    loaded = suite.load_many(suite.scenario_files([scenario_root])) if scenario_root.exists() else []
+    results = [suite.run_one(item) for item in loaded]
+    views: dict[str, GameView] = {}
+    for game_id, game in suite.games().items():
+        mine = sorted((r for r in results if r.scenario and r.scenario.game == game_id), key=lambda r: r.id)
+        explorations = {
+            r.id: explore(r.scenario, game) for r in mine if isinstance(r.scenario, Scenario) and r.readings
+        }
+        views[game_id] = GameView(game, mine, explorations, interaction_graph(mine, game.catalogue))
+    return SiteModel(views, [r for r in results if r.verdict == "invalid"])

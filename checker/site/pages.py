@@ -1,0 +1,479 @@
+"""The site's pages, written as Markdown files whose bodies are escaped HTML.
+
+Every text taken from a scenario or a catalogue goes through :func:`esc`; links are
+relative, computed from page source paths, so the site works from any folder.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import posixpath
+import re
+from typing import Any, Iterable
+
+from checker.catalogue import MUST_BE_COVERED, Ruling
+from checker.compare import flatten
+from checker.report import LABELS, outcome_text, yaml_text
+from checker.runner import RunResult
+from checker.site.graphs import cytoscape, most_connected, neighbourhood, open_questions, procedure_graph
+from checker.site.model import GameView, SiteModel
+from checker.trace import Entity
+
+OPEN_QUESTIONS_SHOWN = 40
+#: Kinds the game overview graph starts without (hubs); a checkbox shows them.
+OVERVIEW_HIDDEN = ("mechanic", "monster")
+
+
+def esc(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def url(source: str) -> str:
+    """The directory URL of a page source: 'g/rulings/r.md' -> 'g/rulings/r/', 'index.md' -> ''."""
+    stem = source[: -len(".md")]
+    if stem == "index":
+        return ""
+    if stem.endswith("/index"):
+        stem = stem[: -len("/index")]
+    return stem + "/"
+
+
+def href(here: str, there: str) -> str:
+    relative = posixpath.relpath(url(there) or ".", url(here) or ".")
+    return "./" if relative == "." else relative + "/"
+
+
+def a(here: str, there: str, text: Any, css: str = "") -> str:
+    klass = f' class="{css}"' if css else ""
+    return f'<a href="{esc(href(here, there))}"{klass}>{esc(text)}</a>'
+
+
+def markdown_page(title: str, body: Iterable[str]) -> str:
+    """A page: the escaped title in the meta block, the body as one raw HTML block."""
+    meta = json.dumps(esc(title))
+    lines = [line for line in body if line]
+    return f"---\ntitle: {meta}\n---\n\n<div class=\"rk-page\">\n" + "\n".join(lines) + "\n</div>\n"
+
+
+def verdict(result: RunResult) -> str:
+    return f'<span class="rk-verdict rk-{result.verdict}">{LABELS[result.verdict]}</span>'
+
+
+def status_badge(status: str) -> str:
+    return f'<span class="rk-status rk-status-{esc(status)}">{esc(status)}</span>'
+
+
+def graph_block(data: dict[str, Any], *, filters: bool) -> str:
+    payload = json.dumps(data, sort_keys=True).replace("<", "\\u003c")
+    controls = ""
+    if filters:
+        controls = (
+            '<div class="rk-graph-controls">'
+            '<input type="search" class="rk-graph-find" placeholder="Focus on an entity…" aria-label="Focus on an entity">'
+            '<span class="rk-graph-kinds"></span>'
+            '<button type="button" class="rk-graph-fit">Fit</button>'
+            "</div>"
+        )
+    kind = "rk-graph-procedure" if data.get("layout") == "procedure" else "rk-graph-interactions"
+    return (
+        f'<div class="rk-graph-box">{controls}<div class="rk-graph {kind}" role="img" aria-label="graph">'
+        f'<script type="application/json" class="rk-graph-data">{payload}</script></div></div>'
+    )
+
+
+def code_block(text: str, language: str = "yaml", *, copy: bool = False) -> str:
+    copy_button = '<button type="button" class="rk-copy" title="Copy to clipboard">Copy</button>' if copy else ""
+    return (
+        f'<div class="rk-code" data-search-exclude>{copy_button}'
+        f'<pre><code class="language-{language}">{esc(text)}</code></pre></div>'
+    )
+
+
+def table(head: list[str], rows: Iterable[list[str]]) -> str:
+    """A table; cells are HTML already escaped by the caller."""
+    header = "".join(f"<th>{esc(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f'<table class="rk-table"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def entity_label(entity: Entity) -> str:
+    return f"{entity[1]} ({entity[0]})"
+
+
+# --- Home -------------------------------------------------------------------------------------
+
+
+def home(model: SiteModel) -> str:
+    here = "index.md"
+    games = [
+        f"<li>{a(here, view.home(), view.game.title)} — {view.counts()['rulings']} rulings, "
+        f"{view.counts()['scenarios']} scenarios</li>"
+        for view in model.games.values()
+    ]
+    example = (
+        "id: my-question\ngame: monster-rancher-bc2\ntitle: Does Hide get Mocchi's damage past Pixie's Enchant?\n"
+        "initial: {...}\nactions:\n  - {action: attack, ...}\n  - {action: defend, ...}\n"
+        "expect:            # leave out every expect: to ask a question instead\n  players: {...}"
+    )
+    body = [
+        "<p>Rulings for card and battle games, turned into scenarios that a rules engine plays. "
+        "Every ruling quotes its source document; every scenario shows the engine's verdict and "
+        "the step-by-step trace of how it got there, each step citing the ruling it applied.</p>",
+        "<h2>Games</h2>",
+        f"<ul>{''.join(games)}</ul>",
+        f"<p>{a(here, 'coverage.md', 'Coverage')} lists rulings against scenarios and the interactions "
+        f"no scenario tests yet; {a(here, 'disputes.md', 'Disputes')} shows ambiguous rulings and "
+        "disputed scenarios with their competing outcomes side by side.</p>",
+        "<h2>Reading a scenario</h2>",
+        "<p>A scenario page shows the initial state, the actions in order, the expected facts next "
+        "to the facts the engine computed (only the listed facts are checked), and the trace. "
+        "<b>PASS</b> means the engine, following the rules, reaches every expected fact; "
+        "<b>FAIL</b> shows which fact differs; <b>ANSWER</b> is a question the engine answered.</p>",
+        "<h2>Asking a question or submitting a disputed scenario</h2>",
+        "<p>Write one YAML file under <code>scenarios/&lt;game&gt;/</code> "
+        f"({a(here, 'scenario-format.md', 'the scenario format')}); your editor autocompletes it "
+        "from <code>schema/scenario.schema.json</code>:</p>",
+        code_block(example),
+        "<p>Then run <code>checker check FILE</code> for the verdict, <code>checker explain FILE</code> "
+        "for the full trace, and <code>checker readings FILE</code> to see whether the outcome depends "
+        "on how an ambiguous ruling is read. Mark a scenario <code>status: disputed</code> to put it "
+        "on the disputes page.</p>",
+    ]
+    return markdown_page("Rulings checker", body)
+
+
+# --- Game ---------------------------------------------------------------------------------------
+
+
+def game_page(view: GameView) -> str:
+    here = view.home()
+    catalogue = view.game.catalogue
+    counts = view.counts()
+    body = [
+        f"<p>Source: <code>{esc(catalogue.document)}</code>. {counts['rulings']} rulings, "
+        f"{counts['scenarios']} scenarios, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
+        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')}</p>",
+        f"<h2>Procedure: {esc(view.game.procedure.title)}</h2>",
+        "<p>Declared once as data; the engine walks these steps in this order. Click a step for its ruling.</p>",
+        graph_block(procedure_graph(view.game.procedure, lambda r: href(here, view.ruling_page(r))), filters=False),
+        "<h2>Interactions</h2>",
+        "<p>Two entities are joined when the engine made them interact while resolving a scenario. "
+        "Monsters and mechanics start hidden; tick them to show them. Focus on one entity, zoom with the "
+        "wheel, click a node to open its page with its own neighbourhood.</p>",
+        graph_block(cytoscape(view.graph, lambda e: href(here, view.entity_page(e)), hidden=OVERVIEW_HIDDEN), filters=True),
+        "<h2>Rulings by section</h2>",
+    ]
+    section: tuple[str, ...] | None = None
+    rows: list[list[str]] = []
+    for ruling in catalogue.rulings:
+        if ruling.section != section:
+            if rows:
+                body.append(table(["ruling", "status", "quote", "scenarios"], rows))
+                rows = []
+            section = ruling.section
+            body.append(f"<h3>{esc(' › '.join(section))}</h3>")
+        shown = view.demonstrating(ruling.id)
+        rows.append([
+            a(here, view.ruling_page(ruling.id), ruling.id),
+            status_badge(ruling.status),
+            esc(_excerpt(ruling.quote)),
+            " ".join(verdict(r) for r in shown) or ("—" if ruling.status not in MUST_BE_COVERED else '<span class="rk-missing">none</span>'),
+        ])
+    if rows:
+        body.append(table(["ruling", "status", "quote", "scenarios"], rows))
+    body.append("<h2>Entities</h2>")
+    by_kind: dict[str, list[Entity]] = {}
+    for entity in sorted(view.graph):
+        by_kind.setdefault(entity[0], []).append(entity)
+    for kind, entities in sorted(by_kind.items()):
+        links = ", ".join(a(here, view.entity_page(e), e[1]) for e in entities)
+        body.append(f"<p><b>{esc(kind)}</b>: {links}</p>")
+    body.append("<h2>Scenarios</h2>")
+    body.append(table(["scenario", "verdict", "status"], (
+        [a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id), verdict(r),
+         status_badge(r.scenario.status if r.scenario else "")]
+        for r in view.results
+    )))
+    return markdown_page(view.game.title, body)
+
+
+def _excerpt(text: str, limit: int = 140) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# --- Ruling ---------------------------------------------------------------------------------------
+
+
+def ruling_page(view: GameView, ruling: Ruling) -> str:
+    here = view.ruling_page(ruling.id)
+    catalogue = view.game.catalogue
+    body = [
+        f"<p>{a(here, view.home(), view.game.title)} › {esc(' › '.join(ruling.section))} "
+        f"(<code>{esc(catalogue.document)}</code>, line {ruling.line}) · {status_badge(ruling.status)}</p>",
+        f'<blockquote class="rk-quote">{esc(ruling.quote)}</blockquote>',
+    ]
+    if ruling.summary:
+        body.append(f"<p>{esc(ruling.summary)}</p>")
+    if ruling.reason:
+        body.append(f"<p>Not testable: {esc(ruling.reason)}</p>")
+    if ruling.readings:
+        body.append("<h2>Readings</h2>")
+        body.append(table(["reading", "what it says", ""], (
+            [f"<code>{esc(r.name)}</code>", esc(r.description), "engine default" if r.default else ""]
+            for r in ruling.readings
+        )))
+        depending = view.depending_on(ruling.id)
+        body.append("<p>Scenarios whose outcome depends on the reading: "
+                    + (", ".join(a(here, view.scenario_page(s), s) for s in depending) or "none yet") + "</p>")
+    shown = view.demonstrating(ruling.id)
+    body.append("<h2>Scenarios that demonstrate it</h2>")
+    body.append(_scenario_list(view, here, shown) if shown else "<p>None.</p>")
+    applied = [r for r in view.applying(ruling.id) if r not in shown]
+    if applied:
+        body.append("<h2>Other scenarios whose trace applies it</h2>")
+        body.append(_scenario_list(view, here, applied))
+    related = [*ruling.example_of, *ruling.related]
+    related += [r.id for r in catalogue.rulings if ruling.id in r.example_of + r.related and r.id not in related]
+    if related:
+        body.append("<h2>Related rulings</h2>")
+        body.append("<ul>" + "".join(
+            f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(catalogue[r].quote, 100))}</li>" for r in related
+        ) + "</ul>")
+    entities = sorted(e for e in view.graph if ruling.id in view.graph.nodes[e].get("rulings", ()))
+    if entities:
+        body.append("<h2>Entities it concerns</h2>")
+        body.append("<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in entities) + "</p>")
+    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body)
+
+
+def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
+    return "<ul>" + "".join(
+        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id)}</li>"
+        for r in results
+    ) + "</ul>"
+
+
+# --- Scenario -------------------------------------------------------------------------------------
+
+
+def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
+    scenario = result.scenario
+    assert scenario is not None
+    here = view.scenario_page(scenario.id)
+    body = [
+        f"<p>{a(here, view.home(), view.game.title)} · {verdict(result)} · {status_badge(scenario.status)}"
+        + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
+        "<p>Demonstrates: " + ", ".join(a(here, view.ruling_page(r), r) for r in scenario.rulings) + "</p>"
+        if scenario.rulings else "",
+        f"<p>{esc(scenario.notes)}</p>" if scenario.notes else "",
+    ]
+    if scenario.assumptions:
+        body.append("<h2>Assumptions</h2><ul>" + "".join(f"<li>{esc(x)}</li>" for x in scenario.assumptions) + "</ul>")
+    if scenario.readings:
+        body.append("<p>Pinned readings: " + ", ".join(
+            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in scenario.readings.items()
+        ) + "</p>")
+    body.append("<h2>Initial state</h2>")
+    body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
+    body.append("<h2>Actions</h2><ol class=\"rk-actions\">")
+    for action in scenario.actions:
+        fields = ", ".join(f"{k}: {v}" for k, v in action.data.items() if k != "action")
+        line = f"<li><b>{esc(action.kind)}</b> {esc(fields)}"
+        if action.reject:
+            line += f" — must be refused: <code>{esc(action.reject)}</code>"
+        if action.index in result.rejections:
+            rejection = result.rejections[action.index]
+            line += f' <span class="rk-rejected">refused: {esc(rejection.reason)} — {esc(rejection.message)}</span>'
+        body.append(line + "</li>")
+    body.append("</ol>")
+    body.append("<h2>Expected and computed</h2>")
+    if scenario.is_question:
+        body.append("<p>This scenario is a question: it expects nothing, and the engine's answer is the outcome below.</p>")
+    for checkpoint in result.checkpoints:
+        expected = _expectation(scenario, checkpoint.action)
+        if expected is None:
+            continue
+        wrong = {m.field for m in checkpoint.mismatches}
+        actual = flatten(checkpoint.observed)
+        rows = [
+            [f"<code>{esc(field)}</code>", esc(value), esc(actual.get(field, "—")),
+             '<span class="rk-verdict rk-fail">differs</span>' if field in wrong else '<span class="rk-verdict rk-pass">=</span>']
+            for field, value in flatten(expected).items()
+        ]
+        body.append(f"<h3>{esc(checkpoint.label)}</h3>")
+        body.append(table(["fact", "expected", "engine", ""], rows))
+    for label, mismatch in result.mismatches:
+        if mismatch.field.startswith("actions["):
+            body.append(f'<p class="rk-mismatch">{esc(label)}: {esc(mismatch.render())}</p>')
+    if result.error is not None:
+        body.append(f'<p class="rk-mismatch">{esc(result.error.render(scenario.path))}</p>')
+    if result.crash:
+        body.append(f'<p class="rk-mismatch">Engine error: {esc(result.crash)}</p>')
+    body.append("<h2>Trace</h2>")
+    body.append(_trace(view, here, result))
+    if result.readings:
+        body.append("<p>Readings used: " + ", ".join(
+            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in result.readings.items()
+        ) + "</p>")
+    body.append("<h2>Outcome</h2>")
+    body.append(code_block(outcome_text(result.outcome)))
+    involved = sorted({e for step in result.trace for e in step.entities if e in view.entity_slugs})
+    if involved:
+        body.append("<h2>Entities</h2><p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>")
+    body.append("<h2>Scenario file</h2>")
+    body.append(code_block(raw_text, copy=True))
+    return markdown_page(scenario.title, body)
+
+
+def _expectation(scenario: Any, action: int | None) -> Any:
+    if action is None:
+        return scenario.expect
+    return scenario.actions[action].expect
+
+
+def _trace(view: GameView, here: str, result: RunResult) -> str:
+    """The trace in groups (action and phase), numbered straight through."""
+    parts: list[str] = []
+    heading: tuple[Any, Any] | None = None
+    for number, step in enumerate(result.trace, start=1):
+        if (step.action, step.phase) != heading:
+            if heading is not None:
+                parts.append("</ol>")
+            heading = (step.action, step.phase)
+            where = f"action {step.action + 1}" if step.action is not None else "setup / end"
+            parts.append(f'<p class="rk-trace-heading">{esc(where)}{" · " + esc(step.phase) if step.phase else ""}</p>')
+            parts.append(f'<ol class="rk-trace" start="{number}">')
+        cite = f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
+        parts.append(f"<li>{esc(step.text)}{cite}</li>")
+    if heading is not None:
+        parts.append("</ol>")
+    return "".join(parts)
+
+
+# --- Entity ---------------------------------------------------------------------------------------
+
+
+def entity_page(view: GameView, entity: Entity) -> str:
+    here = view.entity_page(entity)
+    kind, name = entity
+    data = view.graph.nodes[entity]
+    described = view.game.describe(kind, name)
+    body = [f"<p>{a(here, view.home(), view.game.title)} · {esc(kind)}</p>"]
+    if described is not None:
+        body.append("<p>As the game's card catalogue defines it:</p>")
+        body.append(code_block(yaml_text({name: described})))
+    elif kind in ("card", "ENV", "status"):
+        body.append("<p>Not in the game's catalogue: defined by the scenarios that use it, with their assumed numbers.</p>")
+    body.append("<h2>Interactions</h2>")
+    body.append(graph_block(cytoscape(neighbourhood(view.graph, entity), lambda e: href(here, view.entity_page(e)), focus=entity),
+                            filters=True))
+    rows = []
+    for other in sorted(view.graph.neighbors(entity)):
+        interaction = view.graph.edges[entity, other]["interaction"]
+        rows.append([
+            a(here, view.entity_page(other), entity_label(other)),
+            esc(", ".join(sorted(interaction.kinds))),
+            ", ".join(a(here, view.ruling_page(r), r) for r in sorted(interaction.rulings)),
+            ", ".join(a(here, view.scenario_page(s), s) for s in sorted(interaction.scenarios)),
+        ])
+    body.append(table(["with", "kind", "rulings", "scenarios"], rows))
+    body.append("<h2>Rulings applied to it</h2><ul>" + "".join(
+        f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
+        for r in sorted(data.get("rulings", ()))
+    ) + "</ul>")
+    scenarios = [r for r in view.results if r.id in data.get("scenarios", ())]
+    body.append("<h2>Scenarios</h2>")
+    body.append(_scenario_list(view, here, scenarios))
+    return markdown_page(f"{name} ({kind})", body)
+
+
+# --- Coverage and disputes ------------------------------------------------------------------------
+
+
+def coverage_page(model: SiteModel) -> str:
+    here = "coverage.md"
+    body: list[str] = []
+    for view in model.games.values():
+        catalogue = view.game.catalogue
+        body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
+        rows = []
+        for ruling in catalogue.rulings:
+            passing = [r for r in view.demonstrating(ruling.id) if r.verdict == "pass"]
+            needed = ruling.status in MUST_BE_COVERED
+            state = "covered" if passing else ("uncovered" if needed else ruling.status)
+            rows.append([a(here, view.ruling_page(ruling.id), ruling.id), status_badge(ruling.status),
+                         str(len(passing)), f'<span class="rk-cover rk-cover-{state}">{esc(state)}</span>'])
+        uncovered = [r[0] for r in rows if "rk-cover-uncovered" in r[3]]
+        body.append(f"<p>{len(rows)} rulings; {len(uncovered)} of those that need a passing scenario have none"
+                    + (": " + ", ".join(uncovered) if uncovered else ".") + "</p>")
+        body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
+        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
+        body.append("<h3>Ambiguous rulings and disputed scenarios</h3><ul>"
+                    + "".join(f"<li>{a(here, view.ruling_page(r.id), r.id)} (ambiguous)</li>" for r in catalogue.with_status("ambiguous"))
+                    + "".join(f"<li>{a(here, view.scenario_page(r.id), r.id)} (disputed)</li>" for r in disputed) + "</ul>")
+        body.append("<h3>Most connected entities</h3><ol>" + "".join(
+            f"<li>{a(here, view.entity_page(e), entity_label(e))} — {d} interactions</li>" for e, d in most_connected(view.graph)
+        ) + "</ol>")
+        questions = open_questions(view.graph)
+        body.append(f"<h3>Open questions</h3><p>{len(questions)} pairs of cards, ENV cards and statuses that no "
+                    f"scenario makes interact. The {min(len(questions), OPEN_QUESTIONS_SHOWN)} between the most "
+                    "connected entities:</p><ul>" + "".join(
+                        f"<li>{a(here, view.entity_page(x), entity_label(x))} × {a(here, view.entity_page(y), entity_label(y))}</li>"
+                        for x, y in questions[:OPEN_QUESTIONS_SHOWN]) + "</ul>")
+    if model.invalid:
+        body.append("<h2>Invalid scenario files</h2><ul>" + "".join(
+            f"<li><code>{esc(r.error.render(r.path) if r.error else r.path)}</code></li>" for r in model.invalid
+        ) + "</ul>")
+    return markdown_page("Coverage", body)
+
+
+def disputes_page(model: SiteModel) -> str:
+    here = "disputes.md"
+    body: list[str] = []
+    for view in model.games.values():
+        body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
+        for ruling in view.game.catalogue.with_status("ambiguous"):
+            body.append(f"<h3>{a(here, view.ruling_page(ruling.id), ruling.id)}</h3>")
+            body.append(f'<blockquote class="rk-quote">{esc(ruling.quote)}</blockquote>')
+            if ruling.summary:
+                body.append(f"<p>{esc(ruling.summary)}</p>")
+            for scenario_id in view.depending_on(ruling.id):
+                body.append(_side_by_side(view, here, scenario_id, ruling))
+            if not view.depending_on(ruling.id):
+                body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
+        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
+        if disputed:
+            body.append("<h3>Disputed scenarios</h3>")
+            body.append(_scenario_list(view, here, disputed))
+    return markdown_page("Disputes", body)
+
+
+def _side_by_side(view: GameView, here: str, scenario_id: str, ruling: Ruling) -> str:
+    exploration = view.explorations[scenario_id]
+    flats = [flatten(b.result.outcome) for b in exploration.branches]
+    differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1 and not k.startswith("attacks")})
+    head = ["fact"] + [", ".join(f"{n}" for r, n in b.readings.items() if r == ruling.id) or "—" for b in exploration.branches]
+    rows = [[f"<code>{esc(k)}</code>", *(esc(f.get(k, "—")) for f in flats)] for k in differing]
+    refused = [" ".join(f"action {i + 1} refused ({esc(r.reason)})" for i, r in sorted(b.result.rejections.items())) or "—"
+               for b in exploration.branches]
+    rows.append(["<i>refused actions</i>", *refused])
+    return f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>" + table(head, rows)
+
+
+# --- All pages ------------------------------------------------------------------------------------
+
+
+def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
+    """Every generated page by source path. ``read_file(path)`` returns a scenario file's text."""
+    pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
+    for view in model.games.values():
+        pages[view.home()] = game_page(view)
+        for ruling in view.game.catalogue.rulings:
+            pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
+        for result in view.results:
+            pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
+        for entity in view.graph:
+            pages[view.entity_page(entity)] = entity_page(view, entity)
+    assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.md$", p) and ".." not in p for p in pages)
+    return pages
