@@ -96,6 +96,15 @@ class Context:
 
 
 @dataclass(frozen=True)
+class EntityKind:
+    """A kind of entity a game's traces name (for the site's pages and graphs)."""
+
+    description: str
+    hub: bool = False  # starts hidden in the game's overview graph: it meets nearly everything
+    open_questions: bool = False  # two of this kind that never interact are an open question
+
+
+@dataclass(frozen=True)
 class GameData:
     """The data files beside a rules module."""
 
@@ -129,6 +138,7 @@ class Game(abc.ABC):
     source: str  # file name of the source document
     data: GameData
     handlers: StepHandlers  # one per step of ``procedure``
+    entity_kinds: Mapping[str, EntityKind] = {}
 
     @property
     def catalogue(self) -> Catalogue:

@@ -13,10 +13,6 @@ from checker.procedure import Procedure
 from checker.runner import RunResult
 from checker.trace import Entity
 
-#: Kinds whose pairs make an "open question" when no scenario connects them.
-QUESTION_KINDS = frozenset({"card", "ENV", "status"})
-
-
 @dataclass
 class Interaction:
     """What one edge stands for: the rulings applied and the scenarios where it happened."""
@@ -67,9 +63,10 @@ def most_connected(graph: nx.Graph, count: int = 10) -> list[tuple[Entity, int]]
     return [(node, degree) for node, degree in ranked[:count]]
 
 
-def open_questions(graph: nx.Graph) -> list[tuple[Entity, Entity]]:
-    """Pairs of cards, ENV cards and statuses that no scenario makes interact, most connected first."""
-    nodes = [n for n in graph if n[0] in QUESTION_KINDS]
+def open_questions(graph: nx.Graph, kinds: Iterable[str]) -> list[tuple[Entity, Entity]]:
+    """Pairs of entities of ``kinds`` that no scenario makes interact, most connected first."""
+    wanted = set(kinds)
+    nodes = [n for n in graph if n[0] in wanted]
     nodes.sort(key=lambda n: (-graph.degree(n), n))
     return [(a, b) for a, b in itertools.combinations(nodes, 2) if not graph.has_edge(a, b)]
 
@@ -79,8 +76,8 @@ def cytoscape(
 ) -> dict[str, Any]:
     """The graph as Cytoscape.js elements; every node carries the URL of its page.
 
-    ``hidden`` kinds start filtered out (the reader can show them): hubs such as monsters
-    and mechanics would otherwise pull a large graph into one knot.
+    ``hidden`` kinds start filtered out (the reader can show them): hub kinds, which meet
+    nearly everything, would otherwise pull a large graph into one knot.
     """
     nodes = [
         {"data": {"id": _node_id(node), "label": node[1], "kind": node[0], "url": url(node),

@@ -54,6 +54,18 @@ class GameView:
     def id(self) -> str:
         return self.game.id
 
+    @property
+    def hub_kinds(self) -> tuple[str, ...]:
+        return tuple(k for k, kind in self.game.entity_kinds.items() if kind.hub)
+
+    @property
+    def question_kinds(self) -> tuple[str, ...]:
+        return tuple(k for k, kind in self.game.entity_kinds.items() if kind.open_questions)
+
+    def kind_description(self, kind: str) -> str:
+        known = self.game.entity_kinds.get(kind)
+        return known.description if known else f"An entity of kind '{kind}'"
+
     def home(self) -> str:
         return page(self.id, "index")
 

@@ -21,8 +21,7 @@ from checker.site.model import GameView, SiteModel
 from checker.trace import Entity
 
 OPEN_QUESTIONS_SHOWN = 40
-#: Kinds the game overview graph starts without (hubs); a checkbox shows them.
-OVERVIEW_HIDDEN = ("mechanic", "monster")
+
 
 
 def esc(value: Any) -> str:
@@ -112,9 +111,10 @@ def home(model: SiteModel) -> str:
         for view in model.games.values()
     ]
     example = (
-        "id: my-question\ngame: monster-rancher-bc2\ntitle: Does Hide get Mocchi's damage past Pixie's Enchant?\n"
-        "initial: {...}\nactions:\n  - {action: attack, ...}\n  - {action: defend, ...}\n"
-        "expect:            # leave out every expect: to ask a question instead\n  players: {...}"
+        f"id: my-question\ngame: {' | '.join(model.games)}\ntitle: What happens when ...?\n"
+        "rulings: [...]     # the rulings it is about\ninitial: {...}     # the state, in the game's words\n"
+        "actions:\n  - {action: ...}\n"
+        "expect: {...}      # leave out every expect: to ask a question instead"
     )
     body = [
         "<p>Rulings for card and battle games, turned into scenarios that a rules engine plays. "
@@ -159,9 +159,10 @@ def game_page(view: GameView) -> str:
         graph_block(procedure_graph(view.game.procedure, lambda r: href(here, view.ruling_page(r))), filters=False),
         "<h2>Interactions</h2>",
         "<p>Two entities are joined when the engine made them interact while resolving a scenario. "
-        "Monsters and mechanics start hidden; tick them to show them. Focus on one entity, zoom with the "
+        f"{esc(', '.join(view.hub_kinds).capitalize() or 'No kind')} start hidden (they meet nearly everything); tick "
+        "them to show them. Focus on one entity, zoom with the "
         "wheel, click a node to open its page with its own neighbourhood.</p>",
-        graph_block(cytoscape(view.graph, lambda e: href(here, view.entity_page(e)), hidden=OVERVIEW_HIDDEN), filters=True),
+        graph_block(cytoscape(view.graph, lambda e: href(here, view.entity_page(e)), hidden=view.hub_kinds), filters=True),
         "<h2>Rulings by section</h2>",
     ]
     section: tuple[str, ...] | None = None
@@ -359,12 +360,15 @@ def entity_page(view: GameView, entity: Entity) -> str:
     kind, name = entity
     data = view.graph.nodes[entity]
     described = view.game.describe(kind, name)
-    body = [f"<p>{a(here, view.home(), view.game.title)} · {esc(kind)}</p>"]
+    scenario_count = len(data.get("scenarios", ()))
+    body = [
+        f"<p>{a(here, view.home(), view.game.title)} · {esc(kind)}</p>",
+        f"<p>{esc(view.kind_description(kind))}, met in {scenario_count} "
+        f"scenario{'s' if scenario_count != 1 else ''} and {view.graph.degree(entity)} interactions.</p>",
+    ]
     if described is not None:
         body.append("<p>As the game's card catalogue defines it:</p>")
         body.append(code_block(yaml_text({name: described})))
-    elif kind in ("card", "ENV", "status"):
-        body.append("<p>Not in the game's catalogue: defined by the scenarios that use it, with their assumed numbers.</p>")
     body.append("<h2>Interactions</h2>")
     body.append(graph_block(cytoscape(neighbourhood(view.graph, entity), lambda e: href(here, view.entity_page(e)), focus=entity),
                             filters=True))
@@ -415,8 +419,8 @@ def coverage_page(model: SiteModel) -> str:
         body.append("<h3>Most connected entities</h3><ol>" + "".join(
             f"<li>{a(here, view.entity_page(e), entity_label(e))} — {d} interactions</li>" for e, d in most_connected(view.graph)
         ) + "</ol>")
-        questions = open_questions(view.graph)
-        body.append(f"<h3>Open questions</h3><p>{len(questions)} pairs of cards, ENV cards and statuses that no "
+        questions = open_questions(view.graph, view.question_kinds)
+        body.append(f"<h3>Open questions</h3><p>{len(questions)} pairs of {esc(', '.join(view.question_kinds))} that no "
                     f"scenario makes interact. The {min(len(questions), OPEN_QUESTIONS_SHOWN)} between the most "
                     "connected entities:</p><ul>" + "".join(
                         f"<li>{a(here, view.entity_page(x), entity_label(x))} × {a(here, view.entity_page(y), entity_label(y))}</li>"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context, Game, GameData
+from checker.game import Context, EntityKind, Game, GameData
 from checker.games.monster_rancher_bc2 import rules
 from checker.games.monster_rancher_bc2.state import State, books, build_state, observe
 
@@ -13,6 +13,13 @@ class MonsterRancherBC2(Game):
     id = "monster-rancher-bc2"
     title = "Monster Rancher Battle Card Episode II"
     source = "monster-rancher-battle-card-2.md"
+    entity_kinds = {
+        "card": EntityKind("A card: a move, a card combined with one, a defense card or a Breeder card", open_questions=True),
+        "ENV": EntityKind("An Environment card", open_questions=True),
+        "status": EntityKind("A status on a monster or a Breeder", open_questions=True),
+        "monster": EntityKind("A monster species", hub=True),
+        "mechanic": EntityKind("A mechanic the rules name", hub=True),
+    }
 
     def __init__(self) -> None:
         self.data = GameData.beside(__file__)
