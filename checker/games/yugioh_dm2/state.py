@@ -1,0 +1,243 @@
+"""Yu-Gi-Oh! Duel Monsters II, Battle Phase: the state of a duel, in the rulebook's words.
+
+Two players (``A`` and ``B``), each with Life Points, five Monster Card Zones numbered 1 to
+5 from that player's own left, a hand, set Magic & Trap cards and a Graveyard. The chapter
+names card classes but no cards: scenarios define the cards they use in the vocabulary
+of ``schema.yaml``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from checker.errors import InputError
+from checker.schema import nearest
+
+PLAYERS = ("A", "B")
+ZONES = (1, 2, 3, 4, 5)
+
+#: Classes a Magic or Trap card may have (what the chapter distinguishes).
+CLASSES = (
+    "counter", "quick-play", "attack-response", "stat-change", "damage-step",
+    "battle-damage-response", "destroyed-response",
+)
+
+
+def opponent(player: str) -> str:
+    return "B" if player == "A" else "A"
+
+
+@dataclass(frozen=True)
+class Effect:
+    kind: str  # change-atk, change-def, destroy, move, special-summon, negate, damage, gain-lp
+    amount: int = 0
+    zone: int | None = None
+    monster: str | None = None  # the card special-summoned
+    position: str = "attack"
+    to: str = "opponent"  # damage / gain-lp: "opponent" or "controller"
+    target: str | None = None  # fixed target: "battled" (the monster this card battled)
+    mandatory: bool = False
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    type: str  # monster, magic, trap
+    classes: frozenset[str] = frozenset()
+    effect: Effect | None = None
+    atk: int = 0
+    defence: int = 0
+    flip: Effect | None = None
+    on_battle: Effect | None = None
+    on_battle_damage: Effect | None = None
+    on_sent_to_graveyard: Effect | None = None
+    battle_atk: int = 0  # applied only during a battle
+    end_of_damage_step: Effect | None = None
+    end_of_battle_phase: Effect | None = None
+
+
+@dataclass
+class Monster:
+    name: str  # unique on the field
+    card: str
+    controller: str
+    zone: int
+    position: str  # attack or defense
+    face_up: bool
+    atk: int
+    defence: int
+    attacked: bool = False
+    destroyed: bool = False  # destroyed by battle, not yet sent to the Graveyard
+
+
+@dataclass
+class Link:
+    """One link of a Chain."""
+
+    player: str
+    card: str
+    effect: Effect
+    target: str | None = None
+    zone: int | None = None
+    source: str | None = None  # the monster whose effect this is
+    negated: bool = False
+
+
+@dataclass
+class Battle:
+    """The battle being fought: declared in the Battle Step, resolved in the Damage Step."""
+
+    attackers: list[str]
+    targets: list[str]  # monster names; empty for a direct attack
+    target_zones: list[int]  # the zones the targets were in when selected
+    direct: bool
+    defender: str
+    placed: list[str] = field(default_factory=list)  # monsters placed on the defender's side since the declaration
+    flipped: list[str] = field(default_factory=list)
+    damage: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    destroyed: list[str] = field(default_factory=list)
+    cancelled: bool = False
+
+    @property
+    def simultaneous(self) -> bool:
+        return len(self.attackers) > 1 or len(self.targets) > 1
+
+
+@dataclass
+class Player:
+    lp: int
+    hand: list[str]
+    set_cards: list[str]
+    graveyard: list[str]
+
+
+@dataclass
+class State:
+    turn: int
+    active: str
+    first_player: str
+    step: str  # the procedure step the duel is at ("main" before the Battle Phase)
+    players: dict[str, Player]
+    monsters: list[Monster]
+    cards: Mapping[str, Card]
+    chain: list[Link] = field(default_factory=list)
+    chains_resolved: int = 0  # in this Battle Step since the attack declaration
+    battle: Battle | None = None
+    battles: list[dict[str, Any]] = field(default_factory=list)
+
+    def evolve(self) -> "State":
+        return replace(
+            self,
+            players=copy.deepcopy(self.players),
+            monsters=copy.deepcopy(self.monsters),
+            chain=copy.deepcopy(self.chain),
+            battle=copy.deepcopy(self.battle),
+            battles=copy.deepcopy(self.battles),
+        )
+
+    def monster(self, name: str) -> Monster | None:
+        return next((m for m in self.monsters if m.name == name), None)
+
+    def side(self, player: str) -> list[Monster]:
+        return sorted((m for m in self.monsters if m.controller == player), key=lambda m: m.zone)
+
+    def in_zone(self, player: str, zone: int) -> Monster | None:
+        return next((m for m in self.monsters if m.controller == player and m.zone == zone), None)
+
+
+# --- Building from scenario data -------------------------------------------------------------
+
+
+def _effect(raw: Mapping[str, Any] | None) -> Effect | None:
+    return Effect(**raw) if raw else None
+
+
+def card_from(name: str, raw: Mapping[str, Any]) -> Card:
+    return Card(
+        name=name,
+        type=raw["type"],
+        classes=frozenset(raw.get("classes", ())),
+        effect=_effect(raw.get("effect")),
+        atk=raw.get("atk", 0),
+        defence=raw.get("def", 0),
+        flip=_effect(raw.get("flip")),
+        on_battle=_effect(raw.get("on_battle")),
+        on_battle_damage=_effect(raw.get("on_battle_damage")),
+        on_sent_to_graveyard=_effect(raw.get("on_sent_to_graveyard")),
+        battle_atk=raw.get("battle_atk", 0),
+        end_of_damage_step=_effect(raw.get("end_of_damage_step")),
+        end_of_battle_phase=_effect(raw.get("end_of_battle_phase")),
+    )
+
+
+def lookup_card(cards: Mapping[str, Card], name: str, path: tuple[str | int, ...]) -> Card:
+    if name not in cards:
+        raise InputError(
+            f"unknown card {name!r}{nearest(name, cards)}", path=path,
+            expected="a card defined under 'cards:' (this chapter names no cards)",
+        )
+    return cards[name]
+
+
+def build_state(initial: Mapping[str, Any], cards: dict[str, Card]) -> State:
+    players: dict[str, Player] = {}
+    monsters: list[Monster] = []
+    for player in PLAYERS:
+        raw = initial["players"][player]
+        at = ("initial", "players", player)
+        for pile in ("hand", "set", "graveyard"):
+            for index, name in enumerate(raw.get(pile, [])):
+                lookup_card(cards, name, at + (pile, index))
+        players[player] = Player(
+            lp=raw.get("lp", 8000), hand=list(raw.get("hand", [])),
+            set_cards=list(raw.get("set", [])), graveyard=list(raw.get("graveyard", [])),
+        )
+        for zone_key, m in raw.get("monsters", {}).items():
+            zone = int(zone_key)
+            path = at + ("monsters", zone_key)
+            card = lookup_card(cards, m["card"], path + ("card",))
+            if card.type != "monster":
+                raise InputError(f"{card.name!r} is not a monster card", path=path + ("card",), expected="a monster card")
+            name = m.get("name", card.name)
+            if any(other.name == name for other in monsters):
+                raise InputError(
+                    f"two monsters named {name!r} on the field", path=path,
+                    expected="names unique on the field (give 'name:' to field two of a card)",
+                )
+            monsters.append(Monster(
+                name=name, card=card.name, controller=player, zone=zone,
+                position=m.get("position", "attack"), face_up=m.get("face_up", True),
+                atk=m.get("atk", card.atk), defence=m.get("def", card.defence), attacked=m.get("attacked", False),
+            ))
+    first = initial.get("first_player", "A")
+    return State(
+        turn=initial.get("turn", 2), active=initial.get("active", first), first_player=first,
+        step="main", players=players, monsters=monsters, cards=cards,
+    )
+
+
+def observe(state: State) -> dict[str, Any]:
+    return {
+        "turn": state.turn,
+        "active": state.active,
+        "step": state.step,
+        "chain": [link.card for link in state.chain],
+        "last_battle": state.battles[-1] if state.battles else None,
+        "battles": state.battles,
+        "players": {
+            player: {
+                "lp": p.lp,
+                "hand": list(p.hand),
+                "set": list(p.set_cards),
+                "graveyard": list(p.graveyard),
+                "monsters": {
+                    m.name: {"zone": m.zone, "position": m.position, "face_up": m.face_up, "atk": m.atk,
+                             "def": m.defence, "attacked": m.attacked}
+                    for m in state.side(player)
+                },
+            }
+            for player, p in state.players.items()
+        },
+    }
