@@ -29,8 +29,9 @@ def _show(value: Any) -> str:
 def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "", strict: bool = True) -> list[Mismatch]:
     """Mismatches between the listed ``expected`` facts and ``actual``.
 
-    A mapping is compared key by key and only on the keys it lists; anything
-    else (numbers, text, lists) must be equal. Asking for a fact the game does
+    A mapping is compared key by key and only on the keys it lists; a list of
+    mappings must have the same length and is compared item by item the same way;
+    anything else (numbers, text, other lists) must be equal. Asking for a fact the game does
     not have (a monster that is not on the field) is an :class:`InputError`
     at ``at``, the data path of the expectation in the file.
     """
@@ -51,6 +52,13 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "", st
                     expected=one_of(actual),
                 )
             mismatches += compare(wanted, actual[key], at=at + (key,), name=field, strict=strict)
+        return mismatches
+    if isinstance(expected, list) and isinstance(actual, list) and any(isinstance(e, Mapping) for e in expected):
+        if len(expected) != len(actual):
+            return [Mismatch(f"{name} (length)", len(expected), len(actual))]
+        mismatches = []
+        for index, (wanted, got) in enumerate(zip(expected, actual, strict=True)):
+            mismatches += compare(wanted, got, at=at + (index,), name=f"{name}[{index}]", strict=strict)
         return mismatches
     if expected != actual or type(expected) is bool and type(actual) is not bool:
         return [Mismatch(name, expected, actual)]

@@ -130,7 +130,7 @@ def declare_attack(context: Context, state: State, action: Mapping[str, Any]) ->
                      involves=[*(monster_entity(state, a) for a in attackers), mechanic("direct attack")])
     else:
         targets, zones = _targets(context, state, action, defender)
-        battle = Battle([a.name for a in attackers], [t.name for t in targets if t], zones, False, defender)
+        battle = Battle([a.name for a in attackers], [t.name if t else None for t in targets], zones, False, defender)
         shown = ", ".join(t.name if t else f"zone {z}" for t, z in zip(targets, zones, strict=True))
         ruling = "ygo.same-time.declare" if battle.simultaneous else "ygo.battle.declare"
         context.note(ruling, f"{player} declares an attack: {', '.join(names)} → {shown}",
@@ -350,20 +350,23 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
         context.note("ygo.replay.new-monster", f"{new.name} was placed on {battle.defender}'s side before the Damage Step: "
                      "it becomes the attack target", involves=[monster_entity(state, new), mechanic("replay")])
         return
-    for index, (name, zone) in enumerate(zip(list(battle.targets), list(battle.target_zones), strict=True)):
-        target = state.monster(name)
+    kept: list[tuple[str | None, int]] = []
+    for name, zone in zip(battle.targets, battle.target_zones, strict=True):
+        target = state.monster(name) if name else None
         if target is not None and target.zone == zone and target.controller == battle.defender:
+            kept.append((name, zone))
             continue
         now = state.in_zone(battle.defender, zone)
         if now is None:
-            context.note("ygo.replay.empty-zone", f"{name} left zone {zone}, which is now empty: nothing happens",
+            context.note("ygo.replay.empty-zone", f"Zone {zone} holds no monster: nothing happens",
                          involves=[mechanic("replay")])
-            battle.targets.pop(index)
-            battle.target_zones.pop(index)
             continue
-        battle.targets[index] = now.name
+        kept.append((now.name, zone))
+        if name is None:
+            continue
         context.note("ygo.replay.moved-or-removed", f"{name} is no longer in zone {zone}: the attack goes to {now.name}, "
                      "which is there now", involves=[monster_entity(state, now), mechanic("replay")])
+    battle.targets, battle.target_zones = [n for n, _ in kept], [z for _, z in kept]
     if not battle.targets:
         battle.cancelled = True
         if context.reading(EMPTY_ZONE_ATTACK_USED) == "attack-not-used":
@@ -383,7 +386,7 @@ def flip_face_down(context: Context, state: State, action: Mapping[str, Any]) ->
     if battle.cancelled:
         return
     for name in battle.targets:
-        target = state.monster(name)
+        target = state.monster(name) if name else None
         if target is not None and not target.face_up:
             target.face_up, target.position = True, "defense"
             battle.flipped.append(name)
@@ -401,7 +404,7 @@ def before_damage_calculation(context: Context, state: State, action: Mapping[st
 def battle_only_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = state.battle
     assert battle is not None
-    for name in [*battle.attackers, *battle.targets]:
+    for name in battle.fighters:
         monster = state.monster(name)
         if monster is not None and monster.face_up and state.cards[monster.card].battle_atk:
             context.note("ygo.damage.battle-only-effects",
@@ -424,7 +427,9 @@ def damage_calculation(context: Context, state: State, action: Mapping[str, Any]
                            f"Direct attack: {attacker.name}'s full ATK {damage} is Battle Damage to {battle.defender}")
         _record(state, battle)
         return
-    targets = [m for m in (state.monster(n) for n in battle.targets) if m is not None]
+    targets = [m for m in (state.monster(n) for n in battle.targets if n) if m is not None]
+    if not attackers or not targets:
+        return
     if battle.simultaneous:
         _simultaneous(context, state, battle, attackers, targets)
     else:
@@ -536,7 +541,7 @@ def _simultaneous(context: Context, state: State, battle: Battle, attackers: lis
 
 def _record(state: State, battle: Battle) -> None:
     state.battles.append({
-        "attackers": list(battle.attackers), "targets": list(battle.targets), "direct": battle.direct,
+        "attackers": list(battle.attackers), "targets": [t for t in battle.targets if t], "direct": battle.direct,
         "battle_damage": dict(battle.damage), "destroyed": list(battle.destroyed),
     })
 
@@ -564,7 +569,7 @@ def after_damage_calculation(context: Context, state: State, action: Mapping[str
         triggered.append(Link(monster.controller, monster.card, card.flip, target, source=name))
         context.note("ygo.damage.flip-effects-after", f"{name} was flipped face-up: its Flip Effect activates after damage calculation",
                      involves=[("monster", monster.card), mechanic("flip")])
-    for name in [*battle.attackers, *battle.targets]:
+    for name in battle.fighters:
         monster = state.monster(name)
         if monster is None:
             continue
@@ -600,13 +605,13 @@ def send_destroyed_to_graveyard(context: Context, state: State, action: Mapping[
 def end_of_damage_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = state.battle
     assert battle is not None
-    for name in [*battle.attackers, *battle.targets]:
+    for name in battle.fighters:
         monster = state.monster(name)
         if monster is None or state.cards[monster.card].end_of_damage_step is None:
             continue
         effect = state.cards[monster.card].end_of_damage_step
         assert effect is not None
-        others = battle.targets if name in battle.attackers else battle.attackers
+        others = [t for t in battle.targets if t] if name in battle.attackers else battle.attackers
         target = others[0] if effect.target == "battled" and others and state.monster(others[0]) else None
         context.note("ygo.damage.end-of-step", f"End of the Damage Step: {name}'s effect applies",
                      involves=[("monster", monster.card), mechanic("end of Damage Step")])

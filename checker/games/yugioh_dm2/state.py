@@ -90,7 +90,7 @@ class Battle:
     """The battle being fought: declared in the Battle Step, resolved in the Damage Step."""
 
     attackers: list[str]
-    targets: list[str]  # monster names; empty for a direct attack
+    targets: list[str | None]  # monster names (None: an empty zone chosen behind a divider); empty for a direct attack
     target_zones: list[int]  # the zones the targets were in when selected
     direct: bool
     defender: str
@@ -99,6 +99,11 @@ class Battle:
     damage: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     destroyed: list[str] = field(default_factory=list)
     cancelled: bool = False
+
+    @property
+    def fighters(self) -> list[str]:
+        """Every monster in the battle, attackers first."""
+        return [*self.attackers, *(t for t in self.targets if t)]
 
     @property
     def simultaneous(self) -> bool:
