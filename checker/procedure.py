@@ -24,6 +24,7 @@ class Step:
     rulings: tuple[str, ...] = ()
     when: str = ""
     repeat: bool = False  # runs once per player action (for example, per defense card)
+    returns_to: str = ""  # the step play goes back to after this one (a repeating cycle of steps)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,12 @@ class Procedure:
     id: str
     title: str
     phases: tuple[Phase, ...]
+
+    def step(self, step_id: str) -> Step:
+        for _, step in self.steps():
+            if step.id == step_id:
+                return step
+        raise KeyError(step_id)
 
     def phase(self, phase_id: str) -> Phase:
         for phase in self.phases:
@@ -114,6 +121,7 @@ def load_procedure(path: Path) -> Procedure:
                         rulings=tuple(step.get("rulings", ())),
                         when=step.get("when", ""),
                         repeat=bool(step.get("repeat", False)),
+                        returns_to=step.get("returns_to", ""),
                     )
                     for step in phase["steps"]
                 ),

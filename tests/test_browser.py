@@ -117,6 +117,24 @@ def test_game_page_graphs_render_and_a_click_opens_the_node_page(tab: Watched, s
     assert tab.page.locator("h1").inner_text() == "Shotgun (card)"
 
 
+def test_every_game_page_draws_its_procedure_with_its_repetitions(tab: Watched, site: Site) -> None:
+    from checker.games import registry
+
+    for game_id, game in registry().items():
+        open_page(tab, site, f"{game_id}/")
+        drawn = tab.page.evaluate(
+            "() => { const cy = document.querySelectorAll('.rk-graph')[0].rkGraph;"
+            " return {steps: cy.nodes('[kind = \"step\"]').length,"
+            " loops: cy.edges('.rk-loop, .rk-return').map(e => e.source().id() + '>' + e.target().id())}; }"
+        )
+        declared = [step for _, step in game.procedure.steps()]
+        assert drawn["steps"] == len(declared), game_id
+        expected = [f"step:{s.id}>step:{s.id}" for s in declared if s.repeat]
+        expected += [f"step:{s.id}>step:{s.returns_to}" for s in declared if s.returns_to]
+        assert sorted(drawn["loops"]) == sorted(expected), game_id
+        assert graph_nodes(tab, 1) > 5, game_id
+
+
 def test_procedure_step_opens_its_ruling(tab: Watched, site: Site) -> None:
     open_page(tab, site, f"{MR}/")
     click_node(tab, "Apply additive bonus", 0)

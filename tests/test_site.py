@@ -38,11 +38,13 @@ def html_pages(site: Site) -> list[Path]:
 
 
 def test_every_ruling_scenario_and_entity_has_a_page(site: Site, results) -> None:
-    game = registry()[MR]
-    for ruling in game.catalogue.rulings:
-        assert (site.folder / MR / "rulings" / ruling.id / "index.html").exists(), ruling.id
+    for game_id, game in registry().items():
+        assert (site.folder / game_id / "index.html").exists(), game_id
+        for ruling in game.catalogue.rulings:
+            assert (site.folder / game_id / "rulings" / ruling.id / "index.html").exists(), ruling.id
     for result in results:
-        assert (site.folder / MR / "scenarios" / result.id / "index.html").exists(), result.id
+        assert result.scenario is not None
+        assert (site.folder / result.scenario.game / "scenarios" / result.id / "index.html").exists(), result.id
     entities = list((site.folder / MR / "entities").glob("*/index.html"))
     assert len(entities) > 50
     for name in ("card-shotgun", "status-enchant", "env-nice-fight", "monster-mocchi", "mechanic-taunt"):

@@ -95,31 +95,36 @@ def cytoscape(
 
 
 def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str, Any]:
-    """The procedure as Cytoscape.js elements: phases hold their steps; arrows follow the declared order."""
+    """The procedure as Cytoscape.js elements: phases hold their steps; arrows follow the declared order.
+
+    Steps sit in rows of four inside their phase; a repeating step loops on itself and a
+    step that ``returns_to`` another draws the arrow back, as the engine walks it.
+    """
+    columns, step_width, row_height, phase_gap = 4, 230, 110, 130
     nodes: list[dict[str, Any]] = []
     edges: list[dict[str, Any]] = []
     previous: str | None = None
-    for row, phase in enumerate(procedure.phases):
+    top = 0
+    for phase in procedure.phases:
         phase_id = f"phase:{phase.id}"
         nodes.append({"data": {"id": phase_id, "label": phase.title + (" (repeats)" if phase.repeat else ""), "kind": "phase"}})
-        first: str | None = None
-        for column, step in enumerate(phase.steps):
+        for index, step in enumerate(phase.steps):
             step_id = f"step:{step.id}"
-            first = first or step_id
             link = url(step.rulings[0]) if step.rulings else ""
             nodes.append({"data": {"id": step_id, "parent": phase_id, "label": step.title, "kind": "step",
                                    "url": link, "when": step.when},
-                          "position": {"x": (column % 4) * 230, "y": row * 420 + (column // 4) * 110}})
+                          "position": {"x": (index % columns) * step_width, "y": top + (index // columns) * row_height}})
             if previous is not None:
                 edges.append({"data": {"id": f"{previous}->{step_id}", "source": previous, "target": step_id},
                               "classes": "rk-flow"})
             if step.repeat:
                 edges.append({"data": {"id": f"{step_id}-again", "source": step_id, "target": step_id,
-                                       "label": "once per card"}, "classes": "rk-flow rk-loop"})
+                                       "label": step.when or "repeats"}, "classes": "rk-flow rk-loop"})
+            if step.returns_to:
+                edges.append({"data": {"id": f"{step_id}-returns", "source": step_id, "target": f"step:{step.returns_to}",
+                                       "label": "repeat"}, "classes": "rk-flow rk-return"})
             previous = step_id
-        if phase.repeat and first is not None and previous is not None:
-            edges.append({"data": {"id": f"{phase_id}-again", "source": previous, "target": first, "label": "repeat"},
-                          "classes": "rk-flow"})
+        top += -(-len(phase.steps) // columns) * row_height + phase_gap
     return {"elements": {"nodes": nodes, "edges": edges}, "layout": "procedure"}
 
 

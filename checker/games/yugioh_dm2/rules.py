@@ -85,8 +85,8 @@ def advance(context: Context, state: State, procedure: Procedure, to: str, actio
         state.step = step_id
         if step_id in WINDOWS and step_id != to and state.chain:
             resolve_chain(context, state)
-        if step_id == "end-of-damage-step":
-            state.step = "further-chains"
+        if procedure.step(step_id).returns_to:
+            state.step = procedure.step(step_id).returns_to
 
 
 # === Start Step ==================================================================================

@@ -22,7 +22,8 @@
       { selector: "node[?focus]", style: { "border-width": 4, "border-color": "#d50000" } },
       { selector: "node[kind = 'step']", style: {
         "shape": "round-rectangle", "width": 200, "height": 56, "text-valign": "center", "text-margin-y": 0,
-        "text-wrap": "wrap", "text-max-width": 185, "color": "#ffffff", "font-size": 12
+        "text-wrap": "wrap", "text-max-width": 185, "color": "#ffffff", "font-size": 12,
+        "min-zoomed-font-size": 0
       } },
       { selector: "$node > node", style: { "padding": 18 } },
       { selector: "node[kind = 'phase']", style: {
@@ -40,6 +41,8 @@
         "target-arrow-color": "#546e7a" } },
       { selector: "edge.rk-flow[label]", style: { "label": "data(label)", "font-size": 10,
         "text-background-color": "#fafafa", "text-background-opacity": 1 } },
+      { selector: "edge.rk-return", style: { "line-style": "dashed", "curve-style": "unbundled-bezier",
+        "control-point-distances": [-160], "control-point-weights": [0.5] } },
       { selector: "edge.rk-loop", style: { "loop-direction": "90deg", "loop-sweep": "-60deg", "control-point-step-size": 70 } },
       { selector: ".rk-faded", style: { "opacity": 0.12 } }
     ];
