@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Protocol
 
 import yaml
 
@@ -125,20 +126,38 @@ class GameData:
         )
 
 
+class RulesModule(Protocol):
+    """What a game's rules module provides: its step handlers and two functions from state to state."""
+
+    steps: StepHandlers
+
+    def apply(self, state: Any, action: Mapping[str, Any], context: Context, procedure: Procedure) -> Any: ...
+
+    def settle(self, state: Any, context: Context, procedure: Procedure) -> Any: ...
+
+
 class Game(abc.ABC):
     """One game's rules, as the core sees them.
 
     ``State`` is the game's own type; the core only passes it back. ``apply``
     must not mutate the state it is given: it returns a new one, or raises
-    :class:`Rejection` and the caller keeps the old one.
+    :class:`Rejection` and the caller keeps the old one. A subclass names its
+    ``rules`` module; its data files are read from beside the subclass's module.
     """
 
     id: str
     title: str
     source: str  # file name of the source document
-    data: GameData
-    handlers: StepHandlers  # one per step of ``procedure``
+    rules: RulesModule
     entity_kinds: Mapping[str, EntityKind] = {}
+
+    def __init__(self) -> None:
+        self.data = GameData.beside(sys.modules[type(self).__module__].__file__ or "")
+
+    @property
+    def handlers(self) -> StepHandlers:
+        """One handler per step of ``procedure``."""
+        return self.rules.steps
 
     @property
     def catalogue(self) -> Catalogue:
@@ -160,13 +179,13 @@ class Game(abc.ABC):
     def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> Any:
         """Build the initial state; raise :class:`InputError` with a data path on bad input."""
 
-    @abc.abstractmethod
     def apply(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
         """Apply one action; return the new state or raise :class:`Rejection`."""
+        return self.rules.apply(state, action, context, self.procedure)
 
     def settle(self, state: Any, context: Context) -> Any:
-        """Finish whatever the last action left pending (default: nothing)."""
-        return state
+        """Finish whatever the last action left pending."""
+        return self.rules.settle(state, context, self.procedure)
 
     @abc.abstractmethod
     def observe(self, state: Any) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from checker.procedure import Procedure
 from checker.runner import RunResult
 from checker.trace import Entity
 
+
 @dataclass
 class Interaction:
     """What one edge stands for: the rulings applied and the scenarios where it happened."""

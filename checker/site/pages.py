@@ -16,7 +16,13 @@ from checker.catalogue import MUST_BE_COVERED, Ruling
 from checker.compare import flatten
 from checker.report import LABELS, outcome_text, yaml_text
 from checker.runner import RunResult
-from checker.site.graphs import cytoscape, most_connected, neighbourhood, open_questions, procedure_graph
+from checker.site.graphs import (
+    cytoscape,
+    most_connected,
+    neighbourhood,
+    open_questions,
+    procedure_graph,
+)
 from checker.site.model import GameView, SiteModel
 from checker.trace import Entity
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context, EntityKind, Game, GameData
+from checker.game import Context, EntityKind, Game
 from checker.games.monster_rancher_bc2 import rules
 from checker.games.monster_rancher_bc2.state import State, books, build_state, observe
 
@@ -12,6 +12,7 @@ from checker.games.monster_rancher_bc2.state import State, books, build_state, o
 class MonsterRancherBC2(Game):
     id = "monster-rancher-bc2"
     title = "Monster Rancher Battle Card Episode II"
+    rules = rules
     source = "monster-rancher-battle-card-2.md"
     entity_kinds = {
         "card": EntityKind("A card: a move, a card combined with one, a defense card or a Breeder card", open_questions=True),
@@ -21,19 +22,9 @@ class MonsterRancherBC2(Game):
         "mechanic": EntityKind("A mechanic the rules name", hub=True),
     }
 
-    def __init__(self) -> None:
-        self.data = GameData.beside(__file__)
-        self.handlers = rules.steps
-
     def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> State:
         card_book, status_book = books(self.data.cards, cards)
         return build_state(initial, card_book, status_book)
-
-    def apply(self, state: State, action: Mapping[str, Any], context: Context) -> State:
-        return rules.apply(state, action, context, self.procedure)
-
-    def settle(self, state: State, context: Context) -> State:
-        return rules.settle(state, context, self.procedure)
 
     def observe(self, state: State) -> dict[str, Any]:
         return observe(state)

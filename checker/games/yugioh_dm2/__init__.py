@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context, EntityKind, Game, GameData
+from checker.game import Context, EntityKind, Game
 from checker.games.yugioh_dm2 import rules
 from checker.games.yugioh_dm2.state import State, build_state, card_from, observe
 
@@ -12,6 +12,7 @@ from checker.games.yugioh_dm2.state import State, build_state, card_from, observ
 class YugiohDM2(Game):
     id = "yugioh-dm2"
     title = "Yu-Gi-Oh! Duel Monsters II: the Battle Phase"
+    rules = rules
     source = "yugioh-duel-monsters-2-battle-phase.txt"
     entity_kinds = {
         "card": EntityKind("A Magic or Trap card, defined by the scenarios with its class and effect", open_questions=True),
@@ -19,19 +20,9 @@ class YugiohDM2(Game):
         "mechanic": EntityKind("A mechanic the chapter names", hub=True),
     }
 
-    def __init__(self) -> None:
-        self.data = GameData.beside(__file__)
-        self.handlers = rules.steps
-
     def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> State:
         book = {name: card_from(name, raw) for name, raw in {**self.data.cards.get("cards", {}), **cards}.items()}
         return build_state(initial, book)
-
-    def apply(self, state: State, action: Mapping[str, Any], context: Context) -> State:
-        return rules.apply(state, action, context, self.procedure)
-
-    def settle(self, state: State, context: Context) -> State:
-        return rules.settle(state, context, self.procedure)
 
     def observe(self, state: State) -> dict[str, Any]:
         return observe(state)

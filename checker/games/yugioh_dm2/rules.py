@@ -13,7 +13,15 @@ from typing import Any, Callable, Mapping
 
 from checker.errors import InputError
 from checker.game import Context
-from checker.games.yugioh_dm2.state import Battle, Card, Effect, Link, Monster, State, lookup_card, opponent
+from checker.games.yugioh_dm2.state import (
+    Battle,
+    Card,
+    Link,
+    Monster,
+    State,
+    lookup_card,
+    opponent,
+)
 from checker.procedure import Procedure, StepHandlers
 from checker.schema import nearest
 from checker.trace import Entity
@@ -79,7 +87,7 @@ def advance(context: Context, state: State, procedure: Procedure, to: str, actio
         resolve_chain(context, state)
     start = order.index(state.step) + 1 if state.step in order else 0
     for step_id in order[start: order.index(to) + 1]:
-        if step_id == "declare-attack" or (step_id in BATTLE_ONLY_STEPS and state.battle is None):
+        if step_id == "declare-attack" or (step_id in BATTLE_ONLY_STEPS and not _fought(state, step_id)):
             continue
         procedure.run(step_id, steps, context, state, action)
         state.step = step_id
@@ -87,6 +95,18 @@ def advance(context: Context, state: State, procedure: Procedure, to: str, actio
             resolve_chain(context, state)
         if procedure.step(step_id).returns_to:
             state.step = procedure.step(step_id).returns_to
+
+
+def _fought(state: State, step_id: str) -> bool:
+    """Whether a battle step applies: there is a battle, and the replay rules left something to fight."""
+    if state.battle is None:
+        return False
+    return step_id in ("replay-check", "end-of-damage-step") or not state.battle.cancelled
+
+
+def the_battle(state: State) -> Battle:
+    assert state.battle is not None, "the walk runs battle steps only during a battle"
+    return state.battle
 
 
 # === Start Step ==================================================================================
@@ -334,8 +354,7 @@ def further_chains(context: Context, state: State, action: Mapping[str, Any]) ->
 
 @steps("replay-check")
 def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle = state.battle
-    assert battle is not None
+    battle = the_battle(state)
     if battle.direct:
         if state.side(battle.defender) and context.reading(REPLAY_DIRECT_ATTACK) == "new-monster-becomes-target":
             new = state.side(battle.defender)[0]
@@ -343,12 +362,11 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
             context.note("ygo.replay.new-monster", f"{new.name} was placed before the Damage Step: it becomes the attack target",
                          involves=[monster_entity(state, new), mechanic("replay")])
         return
-    if battle.placed:
-        new = state.monster(battle.placed[-1])
-        assert new is not None
-        battle.targets, battle.target_zones = [new.name], [new.zone]
-        context.note("ygo.replay.new-monster", f"{new.name} was placed on {battle.defender}'s side before the Damage Step: "
-                     "it becomes the attack target", involves=[monster_entity(state, new), mechanic("replay")])
+    placed = state.monster(battle.placed[-1]) if battle.placed else None
+    if placed is not None:
+        battle.targets, battle.target_zones = [placed.name], [placed.zone]
+        context.note("ygo.replay.new-monster", f"{placed.name} was placed on {battle.defender}'s side before the Damage Step: "
+                     "it becomes the attack target", involves=[monster_entity(state, placed), mechanic("replay")])
         return
     kept: list[tuple[str | None, int]] = []
     for name, zone in zip(battle.targets, battle.target_zones, strict=True):
@@ -381,15 +399,12 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
 
 @steps("flip-face-down")
 def flip_face_down(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle = state.battle
-    assert battle is not None
-    if battle.cancelled:
-        return
+    battle = the_battle(state)
     for name in battle.targets:
         target = state.monster(name) if name else None
         if target is not None and not target.face_up:
             target.face_up, target.position = True, "defense"
-            battle.flipped.append(name)
+            battle.flipped.append(target.name)
             ruling = "ygo.same-time.flip" if battle.simultaneous else "ygo.damage.flip"
             context.note(ruling, f"{name} was face-down: it is flipped face-up in Defense Position (DEF {target.defence})",
                          involves=[monster_entity(state, target), mechanic("flip")])
@@ -402,8 +417,7 @@ def before_damage_calculation(context: Context, state: State, action: Mapping[st
 
 @steps("battle-only-effects")
 def battle_only_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle = state.battle
-    assert battle is not None
+    battle = the_battle(state)
     for name in battle.fighters:
         monster = state.monster(name)
         if monster is not None and monster.face_up and state.cards[monster.card].battle_atk:
@@ -415,10 +429,7 @@ def battle_only_effects(context: Context, state: State, action: Mapping[str, Any
 
 @steps("damage-calculation")
 def damage_calculation(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle = state.battle
-    assert battle is not None
-    if battle.cancelled:
-        return
+    battle = the_battle(state)
     attackers = [m for m in (state.monster(n) for n in battle.attackers) if m is not None]
     if battle.direct:
         for attacker in attackers:
@@ -548,10 +559,7 @@ def _record(state: State, battle: Battle) -> None:
 
 @steps("after-damage-calculation")
 def after_damage_calculation(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle = state.battle
-    assert battle is not None
-    if battle.cancelled:
-        return
+    battle = the_battle(state)
     triggered: list[Link] = []
     choices = action.get("flip_targets", {})
     for name in battle.flipped:
@@ -591,8 +599,7 @@ def after_damage_calculation(context: Context, state: State, action: Mapping[str
 
 @steps("send-to-graveyard")
 def send_destroyed_to_graveyard(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle = state.battle
-    assert battle is not None
+    battle = the_battle(state)
     destroyed = [m for m in state.monsters if m.destroyed]
     for monster in destroyed:
         ruling = "ygo.same-time.graveyard" if battle.simultaneous else "ygo.damage.to-graveyard"
@@ -603,8 +610,7 @@ def send_destroyed_to_graveyard(context: Context, state: State, action: Mapping[
 
 @steps("end-of-damage-step")
 def end_of_damage_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle = state.battle
-    assert battle is not None
+    battle = the_battle(state)
     for name in battle.fighters:
         monster = state.monster(name)
         if monster is None or state.cards[monster.card].end_of_damage_step is None:
