@@ -230,7 +230,7 @@ def _check_window(context: Context, state: State, card: Card, step: str) -> None
         ruling = "ygo.damage.before-calculation" if classes & {"stat-change", "damage-step"} else "ygo.damage.activation-limits"
         raise context.reject("after-damage-calculation", f"{card.name} cannot be activated after damage calculation",
                              ruling, involves=[card_entity(card.name), mechanic("Damage Step")])
-    raise context.reject("not-quick-play-or-trap", f"only Quick-Play and Trap cards may be activated in the End Step",
+    raise context.reject("not-quick-play-or-trap", "only Quick-Play and Trap cards may be activated in the End Step",
                          "ygo.end.quick-play-trap", involves=[card_entity(card.name)])
 
 
