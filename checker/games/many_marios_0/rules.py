@@ -1,0 +1,339 @@
+"""Many Marios 0 combat, as the wiki's Combat page states it.
+
+Read beside ``many-marios-0-combat.txt``: Army construction, Beginning the battle, Damage,
+Exhaustion and defeat, Ending the battle, Combat abilities. A battle runs by itself once the
+armies are set: the ``battle`` action walks the beginning once, then the combat round of
+``procedure.yaml`` round after round until the battle ends (or for the rounds asked).
+
+Within a round the leading units' damage is simultaneous; ballistic fire follows; exhaustion
+damage comes last. A unit whose DE is depleted is removed at once, so a unit defeated earlier
+in the round deals no later damage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from checker.game import Context
+from checker.games.many_marios_0.state import SIDES, State, Unit, other
+from checker.procedure import Procedure, StepHandlers
+from checker.trace import Entity
+
+steps = StepHandlers()
+
+# Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
+AE_CAP_ORDER = "mm.amb.ae-cap-order"
+ROLES_AFTER_ROTATION = "mm.amb.roles-after-rotation"
+BALLISTICS_TARGET = "mm.amb.ballistics-target"
+STUN_SILENCES = "mm.amb.stun-silences"
+
+#: A battle that has not ended after this many rounds is a bug: stalemates are detected.
+ROUND_LIMIT = 10_000
+
+
+def unit_entity(unit: Unit) -> Entity:
+    return ("unit", unit.piece)
+
+
+def ability(name: str) -> Entity:
+    return ("ability", name)
+
+
+def mechanic(name: str) -> Entity:
+    return ("mechanic", name)
+
+
+@dataclass
+class Hit:
+    by: Unit
+    by_side: str
+    to: Unit
+    amount: int
+    kind: str  # lead, ballistics, exhaustion
+
+
+# === Army construction and Beginning the battle ===================================================
+
+
+@steps("check-armies")
+def check_armies(context: Context, state: State) -> None:
+    for side in SIDES:
+        army = state.armies[side]
+        if army.ap > state.ap_limit:
+            raise context.reject(
+                "over-ap-limit", f"army {side} totals {army.ap} AP, over the challenge's {state.ap_limit}",
+                "mm.army.ap-limit", involves=[mechanic("Army Points")], total=army.ap, limit=state.ap_limit,
+            )
+        context.note("mm.army.ap-limit", f"Army {side}: {army.ap} AP, within the challenge's {state.ap_limit}",
+                     involves=[mechanic("Army Points")], total=army.ap)
+
+
+@steps("set-energy")
+def set_energy(context: Context, state: State) -> None:
+    for side in SIDES:
+        for unit in state.armies[side].lineup:
+            context.note("mm.begin.energy", f"{side} {unit.name}: AE {unit.ae}, DE {unit.de}",
+                         involves=[unit_entity(unit)], ae=unit.ae, de=unit.de)
+        context.note("mm.army.lineup", f"{side}'s lineup: " + ", ".join(u.name for u in state.armies[side].lineup),
+                     involves=[mechanic("lineup")])
+
+
+@steps("first-player")
+def first_player(context: Context, state: State) -> None:
+    state.offense = state.first_player
+    context.note("mm.begin.first-player", f"{state.first_player} is the first player: its leading unit begins on the offense",
+                 involves=[mechanic("offense and defense")])
+
+
+# === Damage ========================================================================================
+
+
+def _lead_hit(context: Context, state: State, side: str, unit: Unit, foe: Unit) -> Hit | None:
+    """The damage a leading unit deals the other leading unit this round (None: negated or deferred)."""
+    offense = side == state.offense
+    if unit.exhausted:
+        state.rounds[str(state.round)]["deferred"].append(f"{side}:{unit.name}")
+        return None  # its attack is exhaustion damage, dealt last
+    if unit.silenced_round == state.round:
+        context.note("mm.ability.stun", f"{unit.name} was stunned: it deals no damage this turn",
+                     involves=[unit_entity(unit), ability("stun")])
+        return None
+    if offense and unit.has("defender"):
+        context.note("mm.ability.defender", f"{unit.name} has defender and is on the offensive: it deals no damage",
+                     involves=[unit_entity(unit), ability("defender")])
+        return None
+    if not offense and foe.has("defender"):
+        context.note("mm.ability.defender", f"{foe.name} has defender and is on the offensive: it takes no damage",
+                     involves=[unit_entity(foe), ability("defender")])
+        return None
+    effects: list[tuple[str, int]] = []
+    if offense and unit.has("flying"):
+        if foe.has("flying"):
+            context.note("mm.ability.flying", f"{unit.name} flies against a flying unit: no +1",
+                         involves=[unit_entity(unit), unit_entity(foe), ability("flying")])
+        else:
+            effects.append(("flying", 1))
+    effects += list(unit.bonuses)
+    amount = 1 + sum(bonus for _, bonus in effects)
+    if effects:
+        context.note("mm.damage.effects", f"{unit.name}: 1 + " + " + ".join(f"{b} ({n})" for n, b in effects) + f" = {amount}",
+                     involves=[unit_entity(unit), *(ability(n) for n, _ in effects if n == "flying")])
+    while amount > unit.ae and effects:
+        which = context.reading(AE_CAP_ORDER)
+        dropped = effects.pop() if which == "latest-first" else effects.pop(0)
+        amount -= dropped[1]
+        context.note("mm.damage.ae-cap", f"{unit.name} would deal more than its AE {unit.ae}: {dropped[0]} is ignored, "
+                     f"damage {amount}", involves=[unit_entity(unit), mechanic("AE")])
+    return Hit(unit, side, foe, amount, "lead")
+
+
+def deal(context: Context, state: State, hits: list[Hit]) -> int:
+    """Apply hits together: each point dealt consumes the dealer's AE (DE when exhausted), each taken the taker's DE."""
+    total = 0
+    for hit in hits:
+        before = (hit.by.ae, hit.by.de, hit.to.de)
+        if hit.kind == "exhaustion":
+            hit.by.de = max(0, hit.by.de - hit.amount)
+        else:
+            hit.by.ae = max(0, hit.by.ae - hit.amount)
+        hit.to.de = max(0, hit.to.de - hit.amount)
+        total += hit.amount
+        spent = "DE" if hit.kind == "exhaustion" else "AE"
+        context.note(
+            "mm.exhaustion.consumes-de" if hit.kind == "exhaustion" else "mm.damage.consumption",
+            f"{hit.by.name} deals {hit.amount} to {hit.to.name} ({hit.kind}): {hit.by.name} {spent} "
+            f"{before[0] if spent == 'AE' else before[1]} → {hit.by.ae if spent == 'AE' else hit.by.de}, "
+            f"{hit.to.name} DE {before[2]} → {hit.to.de}",
+            involves=[unit_entity(hit.by), unit_entity(hit.to)], amount=hit.amount,
+        )
+        _record(state, hit)
+        if hit.kind != "exhaustion" and hit.by.exhausted:
+            context.note("mm.exhaustion.exhausted", f"{hit.by.name}'s AE is depleted: it is exhausted and stays in the lead",
+                         involves=[unit_entity(hit.by), mechanic("exhaustion")])
+    _remove_defeated(context, state)
+    return total
+
+
+def _record(state: State, hit: Hit) -> None:
+    entry = state.rounds[str(state.round)]
+    entry["damage"].append({"by": hit.by.name, "to": hit.to.name, "amount": hit.amount, "kind": hit.kind})
+
+
+def _remove_defeated(context: Context, state: State) -> None:
+    for side in SIDES:
+        army = state.armies[side]
+        for unit in [u for u in army.lineup if u.de <= 0]:
+            army.lineup.remove(unit)
+            army.defeated.append(unit)
+            state.rounds[str(state.round)]["defeated"].append(unit.name)
+            following = f"; {army.lineup[0].name} leads" if army.lineup else ""
+            context.note("mm.defeat", f"{unit.name}'s DE is depleted: defeated and removed{following}",
+                         involves=[unit_entity(unit), mechanic("defeat")])
+
+
+@steps("leading-units-damage")
+def leading_units_damage(context: Context, state: State) -> None:
+    leads = {side: state.lead(side) for side in SIDES}
+    a, b = leads["A"], leads["B"]
+    assert a is not None and b is not None
+    context.note("mm.army.leading-units", f"Round {state.round}: {a.name} ({'offense' if state.offense == 'A' else 'defense'}) "
+                 f"against {b.name} ({'offense' if state.offense == 'B' else 'defense'})",
+                 involves=[unit_entity(a), unit_entity(b), mechanic("offense and defense")])
+    hits = [h for h in (_lead_hit(context, state, "A", a, b), _lead_hit(context, state, "B", b, a)) if h]
+    if len(hits) == 2 and all(h.amount == 1 for h in hits) and not any(h.by.bonuses for h in hits):
+        context.note("mm.damage.base", "The leading units deal 1 damage to each other", involves=[unit_entity(a), unit_entity(b)])
+    state.rounds[str(state.round)]["dealt"] += deal(context, state, hits)
+    _stun(context, state, hits)
+
+
+def _stun(context: Context, state: State, hits: list[Hit]) -> None:
+    for hit in hits:
+        if hit.by_side != state.offense or not hit.to.has("stun") or hit.amount <= 0:
+            continue
+        silenced = hit.by if context.reading(STUN_SILENCES) == "attacker-silenced" else hit.to
+        silenced.silenced_round = state.round + 1
+        context.note("mm.ability.stun", f"{hit.by.name}, on the offense, damaged {hit.to.name}, which has stun: "
+                     f"{silenced.name} deals no damage on its next turn",
+                     involves=[unit_entity(hit.by), unit_entity(hit.to), ability("stun")])
+
+
+@steps("ballistics")
+def ballistics(context: Context, state: State) -> None:
+    side = other(state.offense)
+    army = state.armies[side]
+    if not army.lineup or not state.armies[state.offense].lineup:
+        return
+    ballistic = [u for u in army.lineup[1:] if u.has("ballistics")]
+    if not ballistic:
+        return
+    names = [u.name for u in ballistic]
+    start = names.index(army.last_fired) + 1 if army.last_fired in names else 0
+    shooter = (ballistic[start:] + ballistic[:start])[0]
+    army.last_fired = shooter.name
+    foes = state.armies[state.offense].lineup
+    if context.reading(BALLISTICS_TARGET) == "opposing-lead" or len(foes) == 1:
+        target = foes[0]
+    else:
+        target = foes[1]
+    if shooter.exhausted:
+        context.note("mm.damage.ae-cap", f"{shooter.name} has no AE left: its ballistic fire is ignored",
+                     involves=[unit_entity(shooter), ability("ballistics")])
+        return
+    if target is foes[0] and target.has("defender"):
+        context.note("mm.ability.defender", f"{target.name} has defender and is on the offensive: it takes no damage",
+                     involves=[unit_entity(target), ability("defender")])
+        return
+    context.note("mm.ability.ballistics", f"{side} is on the defense: {shooter.name} fires for 1 damage at {target.name}",
+                 involves=[unit_entity(shooter), unit_entity(target), ability("ballistics")])
+    state.rounds[str(state.round)]["dealt"] += deal(context, state, [Hit(shooter, side, target, 1, "ballistics")])
+
+
+@steps("exhaustion-damage")
+def exhaustion_damage(context: Context, state: State) -> None:
+    hits: list[Hit] = []
+    deferred = state.rounds[str(state.round)].pop("deferred")
+    for side in SIDES:
+        unit, foe = state.lead(side), state.lead(other(side))
+        if unit is None or foe is None or f"{side}:{unit.name}" not in deferred:
+            continue
+        offense = side == state.offense
+        if unit.silenced_round == state.round or (offense and unit.has("defender")) or (not offense and foe.has("defender")):
+            context.note("mm.damage.negated", f"{unit.name}'s exhaustion damage is negated", involves=[unit_entity(unit)])
+            continue
+        if foe.has("agility") and not foe.exhausted:
+            context.note("mm.ability.agility", f"{foe.name} has agility and is not exhausted: it cannot be dealt "
+                         f"{unit.name}'s exhaustion damage", involves=[unit_entity(unit), unit_entity(foe), ability("agility")])
+            continue
+        if unit.bonuses or unit.has("flying"):
+            context.note("mm.exhaustion.no-damage-abilities", f"{unit.name} is exhausted: abilities that increase its damage "
+                         "are ignored", involves=[unit_entity(unit), mechanic("exhaustion")])
+        context.note("mm.exhaustion.last", f"{unit.name} is exhausted: it attacks last, consuming DE",
+                     involves=[unit_entity(unit), mechanic("exhaustion")])
+        hits.append(Hit(unit, side, foe, 1, "exhaustion"))
+    state.rounds[str(state.round)]["dealt"] += deal(context, state, hits)
+    _stun(context, state, hits)
+
+
+@steps("rotation")
+def rotation(context: Context, state: State) -> None:
+    entry = state.rounds[str(state.round)]
+    if entry["dealt"]:
+        state.quiet_rounds = 0
+        return
+    state.quiet_rounds += 1
+    context.note("mm.damage.negated", f"No damage dealt or taken this round ({state.quiet_rounds} in a row)",
+                 involves=[mechanic("rotation")])
+    if state.quiet_rounds < 2 or any(not state.armies[side].lineup for side in SIDES):
+        return
+    for side in SIDES:
+        lineup = state.armies[side].lineup
+        lineup.append(lineup.pop(0))
+    state.quiet_rounds = 0
+    entry["rotated"] = True
+    context.note("mm.damage.rotation", "Two rounds without damage: both leading units move to the back; "
+                 f"{state.armies['A'].lineup[0].name} and {state.armies['B'].lineup[0].name} lead",
+                 involves=[mechanic("rotation")])
+
+
+@steps("end-of-round")
+def end_of_round(context: Context, state: State) -> None:
+    left = {side: bool(state.armies[side].lineup) for side in SIDES}
+    if not all(left.values()):
+        state.over = True
+        if any(left.values()):
+            state.winner = next(side for side in SIDES if left[side])
+            context.note("mm.end.winner", f"{other(state.winner)}'s army is defeated: {state.winner} wins",
+                         involves=[mechanic("end of battle")])
+        else:
+            context.note("mm.end.draw", "No player has any units left: a draw", involves=[mechanic("end of battle")])
+        return
+    if state.rounds[str(state.round)].get("rotated") and context.reading(ROLES_AFTER_ROTATION) == "restart-with-first-player":
+        state.offense = state.first_player
+        context.note(ROLES_AFTER_ROTATION, f"New leading units: {state.first_player}'s begins on the offense again",
+                     involves=[mechanic("offense and defense"), mechanic("rotation")])
+    else:
+        state.offense = other(state.offense)
+        context.note("mm.begin.roles-swap", f"Roles exchanged: {state.offense} is on the offense next",
+                     involves=[mechanic("offense and defense")])
+    fingerprint = state.fingerprint()
+    if fingerprint in state.seen:
+        state.over, state.stalemate = True, True
+        context.note("mm.end.stalemate", "The battle is back in a position it has been in: negated damage makes further "
+                     "damage impossible. Stalemate: a draw", involves=[mechanic("end of battle"), mechanic("stalemate")])
+    state.seen.add(fingerprint)
+
+
+# === Actions ========================================================================================
+
+
+def battle(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
+    """Set the battle up (once), then fight the rounds asked for, or to the end."""
+    following = state.evolve()
+    if following.over:
+        raise context.reject("battle-over", "the battle has already ended")
+    if not following.started:
+        procedure.walk("beginning", steps, context, following)
+        following.started = True
+    limit = action.get("rounds")
+    fought = 0
+    while not following.over and (limit is None or fought < limit):
+        if following.round >= ROUND_LIMIT:
+            raise RuntimeError(f"no end after {ROUND_LIMIT} rounds")
+        following.round += 1
+        fought += 1
+        following.rounds[str(following.round)] = {
+            "offense": following.offense,
+            "leads": {side: following.lead(side).name for side in SIDES},  # type: ignore[union-attr]
+            "damage": [], "defeated": [], "dealt": 0, "rotated": False, "deferred": [],
+        }
+        procedure.walk("combat-round", steps, context, following)
+    return following
+
+
+def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
+    return battle(state, action, context, procedure)
+
+
+def settle(state: State, context: Context, procedure: Procedure) -> State:
+    return state

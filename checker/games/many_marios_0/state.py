@@ -1,0 +1,162 @@
+"""Many Marios 0 combat: two armies in lineups, fighting round by round.
+
+The page gives no unit statistics (they are in the game's Army Builder): scenarios define
+the units, items and buildings they use, with their Army Points and modifiers.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from checker.errors import InputError
+from checker.schema import nearest
+
+SIDES = ("A", "B")
+ABILITIES = ("agility", "ballistics", "defender", "flying", "stun")
+
+
+def other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A unit, item or building as the scenario defines it."""
+
+    name: str
+    kind: str  # unit, item, building
+    ap: int = 0
+    full_energy: int | None = None
+    abilities: frozenset[str] = frozenset()
+    ae: int = 0  # modifier (items: the unit carrying it; buildings: every unit of the army)
+    de: int = 0
+    damage: int = 0  # an effect raising the unit's damage
+
+
+@dataclass
+class Unit:
+    name: str
+    piece: str
+    ae: int
+    de: int
+    abilities: frozenset[str]
+    bonuses: tuple[tuple[str, int], ...]  # damage-raising effects, in the order they apply
+    silenced_round: int = 0  # "deals no damage on its next turn"
+
+    @property
+    def exhausted(self) -> bool:
+        return self.ae <= 0
+
+    def has(self, ability: str) -> bool:
+        return ability in self.abilities
+
+
+@dataclass
+class Army:
+    ap: int
+    lineup: list[Unit]
+    defeated: list[Unit] = field(default_factory=list)
+    last_fired: str | None = None  # the ballistic unit that fired last
+
+
+@dataclass
+class State:
+    ap_limit: int
+    first_player: str
+    armies: dict[str, Army]
+    started: bool = False
+    round: int = 0
+    offense: str = "A"
+    quiet_rounds: int = 0  # consecutive rounds without damage
+    over: bool = False
+    winner: str | None = None
+    stalemate: bool = False
+    seen: set[str] = field(default_factory=set)
+    rounds: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def evolve(self) -> "State":
+        return replace(self, armies=copy.deepcopy(self.armies), seen=set(self.seen), rounds=copy.deepcopy(self.rounds))
+
+    def lead(self, side: str) -> Unit | None:
+        lineup = self.armies[side].lineup
+        return lineup[0] if lineup else None
+
+    def fingerprint(self) -> str:
+        """Everything that decides the rest of the battle; a repeat means it would go on forever."""
+        parts = [self.offense, str(self.quiet_rounds)]
+        for side in SIDES:
+            army = self.armies[side]
+            parts.append(f"{army.last_fired}|" + ";".join(
+                f"{u.name}:{u.ae}:{u.de}:{int(u.silenced_round > self.round)}" for u in army.lineup
+            ))
+        return "/".join(parts)
+
+
+def piece_from(name: str, raw: Mapping[str, Any]) -> Piece:
+    return Piece(
+        name=name, kind=raw["kind"], ap=raw.get("ap", 0), full_energy=raw.get("full_energy"),
+        abilities=frozenset(raw.get("abilities", ())), ae=raw.get("ae", 0), de=raw.get("de", 0),
+        damage=raw.get("damage", 0),
+    )
+
+
+def _piece(book: Mapping[str, Piece], name: str, kind: str, path: tuple[str | int, ...]) -> Piece:
+    if name not in book or book[name].kind != kind:
+        names = [n for n, p in book.items() if p.kind == kind]
+        raise InputError(f"unknown {kind} {name!r}{nearest(name, names)}", path=path,
+                         expected=f"a {kind} defined under 'cards:'")
+    return book[name]
+
+
+def build_state(initial: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
+    armies: dict[str, Army] = {}
+    for side in SIDES:
+        raw = initial["armies"][side]
+        at = ("initial", "armies", side)
+        buildings = [_piece(book, b, "building", at + ("buildings", i)) for i, b in enumerate(raw.get("buildings", []))]
+        ap = sum(b.ap for b in buildings)
+        lineup: list[Unit] = []
+        for index, entry in enumerate(raw["lineup"]):
+            path = at + ("lineup", index)
+            piece = _piece(book, entry["unit"], "unit", path + ("unit",))
+            items = [_piece(book, i, "item", path + ("items", n)) for n, i in enumerate(entry.get("items", []))]
+            energy = entry.get("energy", piece.full_energy or 0)
+            if piece.full_energy is not None and energy > piece.full_energy:
+                raise InputError(f"{piece.name} has {energy} energy, above its full {piece.full_energy}",
+                                 path=path + ("energy",), expected=f"at most {piece.full_energy}")
+            name = entry.get("name", piece.name)
+            if any(u.name == name for u in lineup):
+                raise InputError(f"two units named {name!r} in army {side}", path=path,
+                                 expected="names unique per army (give 'name:' to field two of a unit)")
+            modifiers = [*items, *buildings]
+            lineup.append(Unit(
+                name=name, piece=piece.name,
+                ae=energy + sum(m.ae for m in modifiers), de=energy + sum(m.de for m in modifiers),
+                abilities=piece.abilities, bonuses=tuple((m.name, m.damage) for m in modifiers if m.damage),
+            ))
+            ap += piece.ap + sum(i.ap for i in items)
+        armies[side] = Army(ap=ap, lineup=lineup)
+    first = initial.get("first_player", "A")
+    return State(ap_limit=initial["ap_limit"], first_player=first, armies=armies, offense=first)
+
+
+def observe(state: State) -> dict[str, Any]:
+    return {
+        "round": state.round,
+        "offense": state.offense,
+        "result": {"over": state.over, "winner": state.winner, "draw": state.over and state.winner is None,
+                   "stalemate": state.stalemate},
+        "rounds": state.rounds,
+        "armies": {
+            side: {
+                "ap": army.ap,
+                "lineup": [u.name for u in army.lineup],
+                "defeated": [u.name for u in army.defeated],
+                "units": {u.name: {"ae": u.ae, "de": u.de, "exhausted": u.exhausted}
+                          for u in [*army.lineup, *army.defeated]},
+            }
+            for side, army in state.armies.items()
+        },
+    }
