@@ -1,0 +1,83 @@
+"""Many Marios 0 engine properties over random armies (Hypothesis)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checker.game import Context
+from checker.games import registry
+from checker.games.many_marios_0.rules import ROUND_LIMIT
+from checker.games.many_marios_0.state import ABILITIES, SIDES
+
+GAME = registry()["many-marios-0"]
+READINGS = {r.id: r.reading_names for r in GAME.catalogue.with_status("ambiguous")}
+
+unit = st.fixed_dictionaries({
+    "energy": st.integers(0, 6),
+    "abilities": st.lists(st.sampled_from(ABILITIES), unique=True, max_size=3),
+    "ae": st.integers(0, 3),
+    "de": st.integers(0, 3),
+    "damage": st.integers(0, 3),
+})
+army = st.lists(unit, min_size=1, max_size=5)
+
+
+def scenario(a: list[dict], b: list[dict]) -> tuple[dict, dict]:
+    cards, armies = {}, {}
+    for side, units in (("A", a), ("B", b)):
+        lineup = []
+        for index, u in enumerate(units):
+            name = f"{side}{index}"
+            cards[name] = {"kind": "unit", "ap": 0, "abilities": u["abilities"]}
+            cards[f"{name} kit"] = {"kind": "item", "ap": 0, "ae": u["ae"], "de": u["de"], "damage": u["damage"]}
+            lineup.append({"unit": name, "energy": u["energy"], "items": [f"{name} kit"]})
+        armies[side] = {"lineup": lineup}
+    return {"ap_limit": 0, "first_player": "A", "armies": armies}, cards
+
+
+@settings(max_examples=300, deadline=None)
+@given(army, army, st.sampled_from(["A", "B"]), st.fixed_dictionaries({k: st.sampled_from(v) for k, v in READINGS.items()}))
+def test_every_battle_ends_and_energy_never_goes_below_zero(a, b, first, pins) -> None:
+    initial, cards = scenario(a, b)
+    initial["first_player"] = first
+    context = Context(GAME.catalogue, pins)
+    state = GAME.setup(initial, cards, context)
+    state = GAME.apply(state, {"action": "battle"}, context)
+    facts = GAME.observe(state)
+    assert facts["result"]["over"], "the battle did not end"
+    assert facts["round"] < ROUND_LIMIT
+    for side in SIDES:
+        for name, unit_facts in facts["armies"][side]["units"].items():
+            assert unit_facts["ae"] >= 0 and unit_facts["de"] >= 0, (side, name, unit_facts)
+    left = {side: bool(facts["armies"][side]["lineup"]) for side in SIDES}
+    result = facts["result"]
+    if result["stalemate"]:
+        assert result["winner"] is None and result["draw"]
+    elif all(left.values()):
+        raise AssertionError("a battle ended with units on both sides and no stalemate")
+    else:
+        assert result["winner"] == next((s for s in SIDES if left[s]), None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(army, army)
+def test_every_point_of_damage_taken_or_dealt_from_de_is_in_the_round_records(a, b) -> None:
+    """A unit's final DE is its starting DE less the damage it took and its own exhaustion damage."""
+    initial, cards = scenario(a, b)
+    context = Context(GAME.catalogue)
+    start = GAME.setup(initial, cards, context)
+    before = {(s, u.name): u.de for s in SIDES for u in start.armies[s].lineup}
+    end = GAME.observe(GAME.apply(start, {"action": "battle"}, context))
+    taken: dict[tuple[str, str], int] = {}
+    for record in end["rounds"].values():
+        for hit in record["damage"]:
+            side = next(s for s in SIDES if hit["to"] in end["armies"][s]["units"])
+            taken[(side, hit["to"])] = taken.get((side, hit["to"]), 0) + hit["amount"]
+    for (side, name), de in before.items():
+        final = end["armies"][side]["units"][name]["de"]
+        spent_by_itself = sum(
+            hit["amount"] for record in end["rounds"].values() for hit in record["damage"]
+            if hit["by"] == name and hit["kind"] == "exhaustion"
+        )
+        assert final == max(0, de - taken.get((side, name), 0) - spent_by_itself), (side, name)
