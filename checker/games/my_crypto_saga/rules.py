@@ -1,0 +1,467 @@
+"""My Crypto Saga battles, as "[Help] Battle: Basic Rules" states them.
+
+Read beside ``my-crypto-saga-battle-rules.txt``: Overview, Card, Composition of one game,
+Game Flow (Handout, Pre-round, Round 1 / Round 2, Elemental Boost), Final Count (Number
+tally, KP tally), Battle Rankings, Timeouts and Disconnection. Each action walks one phase of
+``procedure.yaml``; after Round 2 the Final Count follows by itself, and after the third game
+the battle ranking.
+
+KP is counted in whole units. Every figure of the KP tally is written to the trace with the
+arithmetic that produced it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+from checker.errors import InputError
+from checker.game import Context
+from checker.games.my_crypto_saga.state import ELEMENTS, Card, Played, Player, Skill, State
+from checker.procedure import Procedure, StepHandlers
+from checker.trace import Entity
+
+steps = StepHandlers()
+
+# Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
+DEALT_CARD_REUSE = "mcs.amb.dealt-card-reuse"
+LIGHT_WITH_THREE = "mcs.amb.light-with-three"
+SEVERAL_WINNERS = "mcs.amb.several-winners"
+FULL_CHARGE = "mcs.amb.full-charge"
+WINNINGS = "mcs.amb.winnings"
+FEE_ROUNDING = "mcs.amb.fee-rounding"
+KP_EARNED = "mcs.amb.kp-earned"
+
+BEATS = {"Fire": "Leaf", "Leaf": "Water", "Water": "Fire"}  # the Elemental Boost's three-way relationship
+GAMES_PER_BATTLE = 3
+
+
+def card_entity(card: Card) -> Entity:
+    return ("card type", card.card_type)
+
+
+def element(name: str) -> Entity:
+    return ("element", name)
+
+
+def mechanic(name: str) -> Entity:
+    return ("mechanic", name)
+
+
+# === Handout / Deal ================================================================================
+
+
+def deal(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    if state.stage != "deal":
+        raise context.reject("wrong-stage", f"cards are dealt at the start of a game, not during {state.stage}")
+    procedure.run("deal", steps, context, state, action)
+    state.stage = "pre-round"
+
+
+@steps("deal")
+def deal_hands(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    hands = action["hands"]
+    for seat in state.seats:
+        if seat not in hands:
+            raise InputError(f"no hand dealt to {seat}", path=("hands",), expected=f"3 cards for each of {', '.join(state.seats)}")
+        player = state.players[seat]
+        for index, card_id in enumerate(hands[seat]):
+            if card_id not in player.deck:
+                raise InputError(f"{card_id!r} is not in {seat}'s deck", path=("hands", seat, index),
+                                 expected=f"a card of {seat}'s deck: {', '.join(player.deck)}")
+            if card_id in player.dealt and context.reading(DEALT_CARD_REUSE) == "later-games":
+                raise context.reject("card-already-dealt", f"{card_id} was dealt in an earlier game of this battle",
+                                     "mcs.overview.deal", involves=[mechanic("deal")])
+        player.hand = list(hands[seat])
+        player.dealt += hands[seat]
+        player.escaped, player.bonus_next, player.played = False, 0, {}
+    state.pool = 0
+    state.games[str(state.game)] = {"played": {}}
+    context.note("mcs.overview.deal", f"Game {state.game}: 3 cards dealt to each player (the deal is fixed by the scenario)",
+                 involves=[mechanic("deal")])
+
+
+# === Selecting cards, timeouts, disconnection ======================================================
+
+
+def _choice(context: Context, state: State, action: Mapping[str, Any], key: str, player: Player) -> Any:
+    choices = action.get(key, {})
+    if player.disconnected:
+        if player.seat in choices:
+            raise context.reject("player-disconnected", f"{player.seat} is disconnected and cannot return to the battle",
+                                 "mcs.disconnect.no-return", involves=[mechanic("disconnection")])
+        context.note("mcs.disconnect.continues", f"{player.seat} is disconnected: the action is chosen as on a timeout",
+                     involves=[mechanic("disconnection")])
+        return "timeout"
+    if player.seat not in choices:
+        raise InputError(f"no {key} for {player.seat}", path=(key,), expected=f"a {key} for each player in the game, or 'timeout'")
+    return choices[player.seat]
+
+
+def select_card(context: Context, state: State, action: Mapping[str, Any], player: Player) -> Card:
+    choice = _choice(context, state, action, "select", player)
+    if choice == "timeout":
+        lowest = min(state.cards[c].number for c in player.hand)
+        card_id = next(c for c in player.hand if state.cards[c].number == lowest)
+        context.note("mcs.timeout.card", f"{player.seat} times out: the lowest Number in hand, leftmost first, is {card_id} "
+                     f"({lowest})", involves=[mechanic("timeout")])
+    else:
+        card_id = choice
+        if card_id not in player.hand:
+            raise context.reject("card-not-in-hand", f"{card_id} is not in {player.seat}'s hand", "mcs.game.play-a-card")
+    player.hand.remove(card_id)
+    return state.cards[card_id]
+
+
+def disconnect(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    player = state.players[action["player"]]
+    if player.disconnected:
+        raise context.reject("player-disconnected", f"{player.seat} is already disconnected", "mcs.disconnect.no-return")
+    player.disconnected = True
+    context.note("mcs.disconnect.continues", f"{player.seat} is disconnected; the battle continues to the end",
+                 involves=[mechanic("disconnection")])
+
+
+def _charge(context: Context, state: State, player: Player, card: Card, amount: int, why: str) -> None:
+    before = card.kp
+    card.kp -= amount
+    player.charged += amount
+    state.pool += amount
+    context.note("mcs.flow.charge-pool", f"{player.seat} charges {amount} KP from {card.id} ({why}): card KP {before} - {amount} "
+                 f"= {card.kp}; pool {state.pool - amount} + {amount} = {state.pool}",
+                 involves=[mechanic("KP"), mechanic("Charge Action")], pool=state.pool)
+
+
+# === Pre-round =====================================================================================
+
+
+def pre_round(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    if state.stage != "pre-round":
+        raise context.reject("wrong-stage", f"the Pre-Round is not next (now: {state.stage})")
+    procedure.walk("pre-round", steps, context, state, action)
+    state.stage = "round-1"
+
+
+@steps("pre-round-select")
+def pre_round_select(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for player in state.in_game():
+        card = select_card(context, state, action, player)
+        player.played["pre-round"] = Played(card.id, card.number, card.element)
+        context.note("mcs.flow.pre-round-number", f"{player.seat} plays {card.id} ({card.card_type}, {card.number}) in the "
+                     "Pre-Round: its Number will not count, its skill will", involves=[card_entity(card)])
+
+
+@steps("pre-charge")
+def pre_charge(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for player in state.in_game():
+        played = player.played["pre-round"]
+        card = state.cards[played.card]
+        if card.kp < state.charge_regulation:
+            raise context.reject("not-enough-kp", f"{card.id} has {card.kp} KP, less than the Charge Regulation's "
+                                 f"{state.charge_regulation}", "mcs.flow.pre-charge", involves=[mechanic("KP")])
+        played.charge = state.charge_regulation
+        _charge(context, state, player, card, state.charge_regulation, "Pre-Charge, the Charge Regulation")
+
+
+@steps("pre-round-skills")
+def pre_round_skills(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    activate_skills(context, state, "pre-round")
+    _record_played(state, "pre-round")
+
+
+def _record_played(state: State, stage: str) -> None:
+    state.games[str(state.game)]["played"][stage] = {
+        p.seat: {"card": p.played[stage].card, "opened": p.played[stage].opened,
+                 "number": p.played[stage].number, "element": p.played[stage].element}
+        for p in state.players.values() if stage in p.played
+    }
+
+
+# === Round 1 / Round 2 ==============================================================================
+
+
+def play_round(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+    if state.stage not in ("round-1", "round-2"):
+        raise context.reject("wrong-stage", f"no round is next (now: {state.stage})")
+    procedure.walk("round", steps, context, state, action)
+    if state.stage == "round-1":
+        state.stage = "round-2"
+        return
+    procedure.walk("final-count", steps, context, state, action)
+    if state.game == GAMES_PER_BATTLE:
+        procedure.walk("battle-end", steps, context, state, action)
+        state.stage = "over"
+    else:
+        state.game += 1
+        state.stage = "deal"
+
+
+@steps("round-select")
+def round_select(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for player in state.in_game():
+        card = select_card(context, state, action, player)
+        number = card.number + player.bonus_next
+        if player.bonus_next:
+            context.note("mcs.flow.skill-activation", f"{card.id} gets the +{player.bonus_next} a skill gave {player.seat}'s "
+                         f"next card: {card.number} + {player.bonus_next} = {number}", involves=[card_entity(card)])
+            player.bonus_next = 0
+        player.played[state.stage] = Played(card.id, number, card.element)
+        context.note("mcs.game.play-a-card", f"{player.seat} plays {card.id} ({card.card_type}, {number})",
+                     involves=[card_entity(card)])
+
+
+@steps("charge-action")
+def charge_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for player in state.in_game():
+        played = player.played[state.stage]
+        card = state.cards[played.card]
+        choice = _choice(context, state, action, "charge", player)
+        if choice == "timeout":
+            choice = "wait" if card.kp >= state.wait_kp else "escape"
+            context.note("mcs.timeout.charge", f"{player.seat}'s Charge Action times out: {choice} ({card.id} has {card.kp} KP, "
+                         f"a Wait takes {state.wait_kp})", involves=[mechanic("timeout"), mechanic("Charge Action")])
+        if choice == "escape":
+            player.escaped, played.opened = True, False
+            context.note("mcs.flow.charge-action", f"{player.seat} Escapes: out of this game", involves=[mechanic("Charge Action")])
+            context.note("mcs.flow.escape-not-opened", f"{card.id} is not opened", involves=[mechanic("Charge Action")])
+            continue
+        amount = state.wait_kp if choice == "wait" else choice["charge"]
+        if card.kp < amount:
+            raise context.reject("not-enough-kp", f"{card.id} has {card.kp} KP, less than the {amount} this Charge Action "
+                                 "takes", "mcs.flow.charge-pool", involves=[mechanic("KP")])
+        played.charge = amount
+        _charge(context, state, player, card, amount, "Wait" if choice == "wait" else "Charge")
+
+
+@steps("round-skills")
+def round_skills(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    activate_skills(context, state, state.stage)
+
+
+def activate_skills(context: Context, state: State, stage: str) -> None:
+    opened = [(p, p.played[stage]) for p in state.in_game() if stage in p.played and p.played[stage].opened]
+    for player, played in opened:
+        card = state.cards[played.card]
+        for skill in state.skills.get(card.card_type, ()):
+            SKILLS[skill.kind](context, state, stage, player, played, skill)
+
+
+def _targets(state: State, stage: str, player: Player, played: Played, skill: Skill) -> list[Played]:
+    if skill.to == "self":
+        return [played]
+    return [p.played[stage] for p in state.in_game() if p is not player and stage in p.played and p.played[stage].opened]
+
+
+def skill_add(context: Context, state: State, stage: str, player: Player, played: Played, skill: Skill) -> None:
+    card = state.cards[played.card]
+    if skill.to == "own-next":
+        player.bonus_next += skill.amount
+        context.note("mcs.flow.skill-activation", f"{card.card_type}'s skill: {player.seat}'s next card this game gets "
+                     f"{skill.amount:+d}", involves=[card_entity(card), mechanic("skill")])
+        return
+    for target in _targets(state, stage, player, played, skill):
+        before = target.number
+        target.number += skill.amount
+        context.note("mcs.flow.skill-activation", f"{card.card_type}'s skill: {target.card} {before} {skill.amount:+d} = "
+                     f"{target.number}", involves=[card_entity(card), card_entity(state.cards[target.card]), mechanic("skill")])
+
+
+def skill_element(context: Context, state: State, stage: str, player: Player, played: Played, skill: Skill) -> None:
+    card = state.cards[played.card]
+    for target in _targets(state, stage, player, played, skill):
+        before = target.element
+        target.element = skill.element or before
+        context.note("mcs.card.light" if target.element == "Light" else "mcs.flow.skill-activation",
+                     f"{card.card_type}'s skill: {target.card} changes from {before} to {target.element}",
+                     involves=[card_entity(card), element(target.element), mechanic("skill")])
+
+
+SKILLS: dict[str, Callable[[Context, State, str, Player, Played, Skill], None]] = {
+    "add": skill_add, "element": skill_element,
+}
+
+
+@steps("elemental-boost")
+def elemental_boost(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    stage = state.stage
+    opened = [p.played[stage] for p in state.in_game() if p.played[stage].opened]
+    present = {played.element for played in opened}
+    three = set(ELEMENTS) <= present
+    involved = [element(e) for e in sorted(present)] + [mechanic("Elemental Boost")]
+    if "Light" in present and not (three and context.reading(LIGHT_WITH_THREE) == "tie"):
+        winners = [p for p in opened if p.element == "Light"]
+        losers = [p for p in opened if p.element != "Light"]
+        _boost(context, state, winners, losers, "mcs.boost.light", "Light wins against all Fire, Water and Leaf", involved)
+    elif three:
+        context.note("mcs.boost.tie", "Fire, Water and Leaf are all present: a tie, no Number is added", involves=involved)
+    elif len(present - {"Light"}) == 2:
+        a, b = sorted(present - {"Light"})
+        win, lose = (a, b) if BEATS[a] == b else (b, a)
+        _boost(context, state, [p for p in opened if p.element == win], [p for p in opened if p.element == lose],
+               "mcs.boost.cycle", f"{win} beats {lose}", involved)
+    else:
+        context.note("mcs.flow.boost-when", "Only one Element is present: no Elemental Boost", involves=involved)
+    _record_played(state, stage)
+
+
+def _boost(context: Context, state: State, winners: list[Played], losers: list[Played], ruling: str, why: str,
+           involved: list[Entity]) -> None:
+    if not losers:
+        return
+    added = sum(p.number for p in losers)
+    context.note(ruling, f"Elemental Boost: {why}", involves=involved)
+    for winner in winners:
+        before = winner.number
+        winner.number += added
+        terms = " + ".join(str(p.number) for p in losers)
+        context.note("mcs.boost.add", f"{winner.card}: {before} + {terms} (losing cards) = {winner.number}",
+                     involves=involved, number=winner.number)
+
+
+# === Final Count ======================================================================================
+
+
+@steps("number-tally")
+def number_tally(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    record = state.games[str(state.game)]
+    totals = {}
+    for player in state.in_game():
+        r1, r2 = player.played["round-1"].number, player.played["round-2"].number
+        totals[player.seat] = r1 + r2
+        context.note("mcs.final.tally", f"{player.seat}: Round 1 {r1} + Round 2 {r2} = {r1 + r2}",
+                     involves=[mechanic("Final Count")], total=r1 + r2)
+    best = max(totals.values(), default=None)
+    winners = [seat for seat, total in totals.items() if total == best]
+    record.update(totals=totals, winners=winners)
+    if len(winners) > 1:
+        context.note("mcs.final.shared-win", f"{', '.join(winners)} share the highest total {best}: all are winners",
+                     involves=[mechanic("Final Count")])
+    elif winners:
+        context.note("mcs.game.winner", f"{winners[0]} has the highest total, {best}: the game's winner",
+                     involves=[mechanic("Final Count")])
+
+
+@steps("kp-tally")
+def kp_tally(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    record = state.games[str(state.game)]
+    winners = [state.players[s] for s in record["winners"]]
+    pool = state.pool
+    record.update(pool=pool, refunds={}, shares={}, play_charge=0, jackpot=0, victory_reward=0, undistributed=0)
+    received_before = {p.seat: p.received for p in state.players.values()}
+    if not winners:
+        record["undistributed"] = pool
+        context.note("mcs.kp.to-winner", f"No winner: the pool of {pool} KP is not distributed", involves=[mechanic("KP")])
+    elif len(winners) == 1 or context.reading(SEVERAL_WINNERS) == "pooled":
+        context.note("mcs.kp.to-winner", f"The pool of {pool} KP goes to the cards used by {', '.join(p.seat for p in winners)}",
+                     involves=[mechanic("KP")])
+        _tally(context, state, record, winners, pool)
+    else:
+        base, extra = divmod(pool, len(winners))
+        for index, player in enumerate(winners):
+            part = base + (1 if index < extra else 0)
+            context.note(SEVERAL_WINNERS, f"{player.seat}'s equal part of the pool: {pool} / {len(winners)} = {part}",
+                         involves=[mechanic("KP")])
+            _tally(context, state, record, [player], part)
+    record["received"] = {p.seat: p.received - received_before[p.seat] for p in state.players.values()}
+    record["charged"] = {p.seat: sum(x.charge for x in p.played.values()) for p in state.players.values()}
+    state.pool = 0
+
+
+def _tally(context: Context, state: State, record: dict[str, Any], winners: list[Player], won: int) -> None:
+    order = ("round-2", "round-1", "pre-round")  # for what the division leaves over
+    used = [(p, stage, p.played[stage]) for stage in order for p in winners if stage in p.played]
+    refunds = sum(played.charge for _, _, played in used)
+    refund_paid = min(refunds, won)
+    backs = [played.charge * refund_paid // refunds if refunds else 0 for _, _, played in used]
+    for index in range(refund_paid - sum(backs)):  # only when a winner's part is less than its charges
+        backs[index] += 1
+    for (player, _, played), back in zip(used, backs, strict=True):
+        _pay(state, player, played.card, back)
+        record["refunds"][played.card] = record["refunds"].get(played.card, 0) + back
+    context.note("mcs.kp.refund", f"(1) Each winning card gets back the KP it charged: "
+                 + " + ".join(f"{played.charge} ({played.card})" for _, _, played in used) + f" = {refunds}",
+                 involves=[mechanic("KP")], refunds=refunds)
+    reward = won - refund_paid
+    record["victory_reward"] += reward
+    context.note("mcs.kp.refund", f"Victory Reward = KP won {won} - refunds {refund_paid} = {reward}", involves=[mechanic("KP")])
+    basis = reward if context.reading(WINNINGS) == "victory-reward" else won
+    burn, jackpot = _fee(context, basis, 8), _fee(context, basis, 2)
+    burn = min(burn, reward)
+    jackpot = min(jackpot, reward - burn)
+    state.burned += burn
+    state.jackpot += jackpot
+    record["play_charge"] += burn
+    record["jackpot"] += jackpot
+    context.note("mcs.kp.fees", f"(2) Play Charge 8% of {basis} = {basis * 8 / 100:g} → {burn} burned; "
+                 f"Jackpot 2% of {basis} = {basis * 2 / 100:g} → {jackpot}",
+                 involves=[mechanic("KP"), mechanic("Jackpot")], burn=burn, jackpot=jackpot)
+    rest = reward - burn - jackpot
+    context.note("mcs.kp.shares", f"(3) To share: {reward} - {burn} - {jackpot} = {rest}", involves=[mechanic("KP")])
+    weights = [_weight(context, state, played) for _, _, played in used]
+    total_weight = sum(weights)
+    exact = [rest * w / total_weight if total_weight else Fraction(0) for w in weights]
+    shares = [int(x) for x in exact]
+    left = rest - sum(shares)
+    if left:
+        context.note("mcs.kp.shares", f"{left} KP left over by the division go one by one to the Round 2, "
+                     "Round 1 and Pre-Round cards", involves=[mechanic("KP")])
+    extra = [0] * len(shares)
+    for index in range(left):
+        extra[index % len(shares)] += 1
+    for (player, stage, played), share, more, x, weight in zip(used, shares, extra, exact, weights, strict=True):
+        _pay(state, player, played.card, share + more)
+        record["shares"][played.card] = record["shares"].get(played.card, 0) + share + more
+        leftover = f" + {more} left over = {share + more}" if more else ""
+        context.note("mcs.kp.shares", f"{played.card} ({stage}): {rest} × {weight} / {total_weight} = {float(x):g} → "
+                     f"{share}{leftover}", involves=[mechanic("KP")], share=share + more)
+
+
+def _fee(context: Context, basis: int, percent: int) -> int:
+    exact = Fraction(basis * percent, 100)
+    if context.reading(FEE_ROUNDING) == "down":
+        return int(exact)
+    return int(exact + Fraction(1, 2))
+
+
+def _weight(context: Context, state: State, played: Played) -> Fraction:
+    if context.reading(FULL_CHARGE) == "proportional":
+        return Fraction(played.charge)
+    if played.charge >= state.charge_regulation:
+        return Fraction(1)
+    context.note(FULL_CHARGE, f"{played.card} charged {played.charge}, less than the Full Charge {state.charge_regulation}: "
+                 f"its share is scaled by {played.charge}/{state.charge_regulation}", involves=[mechanic("KP")])
+    return Fraction(played.charge, state.charge_regulation)
+
+
+def _pay(state: State, player: Player, card_id: str, amount: int) -> None:
+    state.cards[card_id].kp += amount
+    player.received += amount
+
+
+# === Battle Rankings ===================================================================================
+
+
+@steps("ranking")
+def ranking(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    reading = context.reading(KP_EARNED)
+    earned = {seat: p.received - (p.charged if reading == "net" else 0) for seat, p in state.players.items()}
+    order = sorted(state.seats, key=lambda seat: -earned[seat])
+    state.ranking = {"earned": earned, "order": order}
+    context.note("mcs.ranking.three-games", "Battle over: " + ", ".join(f"{s} {earned[s]:+d} KP" for s in order),
+                 involves=[mechanic("ranking")])
+
+
+Action = Callable[[Context, State, Mapping[str, Any], Procedure], None]
+ACTIONS: dict[str, Action] = {"deal": deal, "pre-round": pre_round, "round": play_round, "disconnect": disconnect}
+
+
+def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
+    if state.stage == "over":
+        raise context.reject("battle-over", "the battle is over", "mcs.ranking.three-games")
+    following = state.evolve()
+    ACTIONS[action["action"]](context, following, action, procedure)
+    return following
+
+
+def settle(state: State, context: Context, procedure: Procedure) -> State:
+    return state
