@@ -27,6 +27,7 @@ steps = StepHandlers()
 DEALT_CARD_REUSE = "mcs.amb.dealt-card-reuse"
 LIGHT_WITH_THREE = "mcs.amb.light-with-three"
 SEVERAL_WINNERS = "mcs.amb.several-winners"
+NO_WINNER = "mcs.amb.no-winner"
 FULL_CHARGE = "mcs.amb.full-charge"
 WINNINGS = "mcs.amb.winnings"
 FEE_ROUNDING = "mcs.amb.fee-rounding"
@@ -348,9 +349,16 @@ def kp_tally(context: Context, state: State, action: Mapping[str, Any]) -> None:
     pool = state.pool
     record.update(pool=pool, refunds={}, shares={}, play_charge=0, jackpot=0, victory_reward=0, undistributed=0)
     received_before = {p.seat: p.received for p in state.players.values()}
-    if not winners:
+    if not winners and context.reading(NO_WINNER) == "refunded":
+        for player in state.players.values():
+            for played in player.played.values():
+                _pay(state, player, played.card, played.charge)
+                record["refunds"][played.card] = played.charge
+        context.note(NO_WINNER, f"No winner: every card gets back what it charged ({pool} KP in all)", involves=[mechanic("KP")])
+    elif not winners:
         record["undistributed"] = pool
-        context.note("mcs.kp.to-winner", f"No winner: the pool of {pool} KP is not distributed", involves=[mechanic("KP")])
+        state.set_aside += pool
+        context.note(NO_WINNER, f"No winner: the pool of {pool} KP is not paid out", involves=[mechanic("KP")])
     elif len(winners) == 1 or context.reading(SEVERAL_WINNERS) == "pooled":
         context.note("mcs.kp.to-winner", f"The pool of {pool} KP goes to the cards used by {', '.join(p.seat for p in winners)}",
                      involves=[mechanic("KP")])

@@ -77,6 +77,7 @@ class State:
     pool: int = 0
     jackpot: int = 0
     burned: int = 0
+    set_aside: int = 0  # pools of games nobody won
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
     ranking: dict[str, Any] | None = None
 
@@ -129,6 +130,7 @@ def observe(state: State) -> dict[str, Any]:
         "pool": state.pool,
         "jackpot": state.jackpot,
         "burned": state.burned,
+        "set_aside": state.set_aside,
         "games": state.games,
         "ranking": state.ranking,
         "cards": {card.id: {"kp": card.kp} for card in state.cards.values()},
