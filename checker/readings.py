@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from checker.game import Game
 from checker.runner import RunResult, run
@@ -37,6 +37,18 @@ class Exploration:
     @property
     def depends_on_reading(self) -> bool:
         return len({branch.fingerprint for branch in self.branches}) > 1
+
+    def varying(self, ruling: str, baseline: Mapping[str, str]) -> tuple[Branch, ...]:
+        """The branches where only ``ruling``'s reading differs from ``baseline`` (the scenario's own run)."""
+        return tuple(
+            branch for branch in self.branches
+            if ruling in branch.readings
+            and all(name == baseline.get(other, name) for other, name in branch.readings.items() if other != ruling)
+        )
+
+    def depends_on(self, ruling: str, baseline: Mapping[str, str]) -> bool:
+        """Whether changing this ruling's reading alone changes what a player would see."""
+        return len({branch.fingerprint for branch in self.varying(ruling, baseline)}) > 1
 
 
 def explore(scenario: Scenario, game: Game) -> Exploration:

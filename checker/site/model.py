@@ -87,10 +87,10 @@ class GameView:
         return [r for r in self.results if any(step.ruling == ruling_id for step in r.trace)]
 
     def depending_on(self, ruling_id: str) -> list[str]:
-        """Scenarios whose outcome changes with the reading of this ambiguous ruling."""
+        """Scenarios whose outcome changes with the reading of this ambiguous ruling alone."""
+        own = {r.id: r.readings for r in self.results}
         return sorted(
-            sid for sid, exploration in self.explorations.items()
-            if exploration.depends_on_reading and ruling_id in exploration.touched
+            sid for sid, exploration in self.explorations.items() if exploration.depends_on(ruling_id, own[sid])
         )
 
     def counts(self) -> dict[str, int]:

@@ -27,6 +27,7 @@ from checker.site.model import GameView, SiteModel
 from checker.trace import Entity
 
 OPEN_QUESTIONS_SHOWN = 40
+SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
 
 
 
@@ -448,9 +449,15 @@ def disputes_page(model: SiteModel) -> str:
             body.append(f'<blockquote class="rk-quote">{esc(ruling.quote)}</blockquote>')
             if ruling.summary:
                 body.append(f"<p>{esc(ruling.summary)}</p>")
-            for scenario_id in view.depending_on(ruling.id):
+            depending = view.depending_on(ruling.id)
+            written_for = {r.id for r in view.demonstrating(ruling.id)}
+            depending.sort(key=lambda sid: (sid not in written_for, sid))
+            for scenario_id in depending[:SIDE_BY_SIDE_SHOWN]:
                 body.append(_side_by_side(view, here, scenario_id, ruling))
-            if not view.depending_on(ruling.id):
+            if len(depending) > SIDE_BY_SIDE_SHOWN:
+                body.append("<p>The outcome also depends on it in: " + ", ".join(
+                    a(here, view.scenario_page(s), s) for s in depending[SIDE_BY_SIDE_SHOWN:]) + "</p>")
+            if not depending:
                 body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
         disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
         if disputed:
@@ -460,13 +467,15 @@ def disputes_page(model: SiteModel) -> str:
 
 
 def _side_by_side(view: GameView, here: str, scenario_id: str, ruling: Ruling) -> str:
-    exploration = view.explorations[scenario_id]
-    flats = [flatten(b.result.outcome) for b in exploration.branches]
-    differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1 and not k.startswith("attacks")})
-    head = ["fact"] + [", ".join(f"{n}" for r, n in b.readings.items() if r == ruling.id) or "—" for b in exploration.branches]
+    """The scenario's outcome under each reading of ``ruling``, every other reading as in the scenario."""
+    own = next(r.readings for r in view.results if r.id == scenario_id)
+    branches = view.explorations[scenario_id].varying(ruling.id, own)
+    flats = [flatten(b.result.outcome) for b in branches]
+    differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1})
+    head = ["fact"] + [b.readings[ruling.id] for b in branches]
     rows = [[f"<code>{esc(k)}</code>", *(esc(f.get(k, "—")) for f in flats)] for k in differing]
     refused = [" ".join(f"action {i + 1} refused ({esc(r.reason)})" for i, r in sorted(b.result.rejections.items())) or "—"
-               for b in exploration.branches]
+               for b in branches]
     rows.append(["<i>refused actions</i>", *refused])
     return f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>" + table(head, rows)
 
