@@ -9,7 +9,6 @@ game: it computes from the initial state and the actions only.
 
 from __future__ import annotations
 
-import abc
 import contextlib
 import sys
 from dataclasses import dataclass
@@ -127,16 +126,21 @@ class GameData:
 
 
 class RulesModule(Protocol):
-    """What a game's rules module provides: its step handlers and two functions from state to state."""
+    """What a game's rules module provides: its step handlers, how a state is built and observed,
+    and two functions from state to state."""
 
     steps: StepHandlers
+
+    def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> Any: ...
+
+    def observe(self, state: Any) -> dict[str, Any]: ...
 
     def apply(self, state: Any, action: Mapping[str, Any], context: Context, procedure: Procedure) -> Any: ...
 
     def settle(self, state: Any, context: Context, procedure: Procedure) -> Any: ...
 
 
-class Game(abc.ABC):
+class Game:
     """One game's rules, as the core sees them.
 
     ``State`` is the game's own type; the core only passes it back. ``apply``
@@ -175,9 +179,12 @@ class Game(abc.ABC):
     def reject_reasons(self) -> tuple[str, ...]:
         return tuple(self.schema.get("reject_reasons", ()))
 
-    @abc.abstractmethod
     def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> Any:
-        """Build the initial state; raise :class:`InputError` with a data path on bad input."""
+        """Build the initial state from the scenario and the game's card catalogue.
+
+        Raises :class:`InputError` with a data path on bad input.
+        """
+        return self.rules.setup(initial, cards, self.data.cards)
 
     def apply(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
         """Apply one action; return the new state or raise :class:`Rejection`."""
@@ -187,9 +194,9 @@ class Game(abc.ABC):
         """Finish whatever the last action left pending."""
         return self.rules.settle(state, context, self.procedure)
 
-    @abc.abstractmethod
     def observe(self, state: Any) -> dict[str, Any]:
         """The facts a scenario may assert on, as plain nested data."""
+        return self.rules.observe(state)
 
     def describe(self, kind: str, name: str) -> dict[str, Any] | None:
         """What the game's own catalogue says of an entity (a card, a status), if anything."""

@@ -14,6 +14,11 @@ from typing import Any
 Entity = tuple[str, str]
 
 
+def mechanic(name: str) -> Entity:
+    """A mechanic named by the rules (every game has them: "taunt", "Chain", "rotation")."""
+    return ("mechanic", name)
+
+
 @dataclass(frozen=True)
 class TraceStep:
     text: str

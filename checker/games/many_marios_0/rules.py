@@ -16,9 +16,17 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from checker.game import Context
-from checker.games.many_marios_0.state import SIDES, State, Unit, other
+from checker.games.many_marios_0.state import (
+    SIDES,
+    State,
+    Unit,
+    build_state,
+    observe,
+    other,
+    piece_from,
+)
 from checker.procedure import Procedure, StepHandlers
-from checker.trace import Entity
+from checker.trace import Entity, mechanic
 
 steps = StepHandlers()
 
@@ -40,10 +48,6 @@ def ability(name: str) -> Entity:
     return ("ability", name)
 
 
-def mechanic(name: str) -> Entity:
-    return ("mechanic", name)
-
-
 @dataclass
 class Hit:
     by: Unit
@@ -51,6 +55,15 @@ class Hit:
     to: Unit
     amount: int
     kind: str  # lead, ballistics, exhaustion
+
+
+def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
+    """The armies as the scenario sets them, with its units, items and buildings."""
+    book = {name: piece_from(name, raw) for name, raw in {**catalogue.get("cards", {}), **cards}.items()}
+    return build_state(initial, book)
+
+
+__all__ = ["steps", "setup", "observe", "apply", "settle"]
 
 
 # === Army construction and Beginning the battle ===================================================

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-from checker.game import Context, EntityKind, Game
+from checker.game import EntityKind, Game
 from checker.games.monster_rancher_bc2 import rules
-from checker.games.monster_rancher_bc2.state import State, books, build_state, observe
 
 
 class MonsterRancherBC2(Game):
@@ -21,13 +20,6 @@ class MonsterRancherBC2(Game):
         "monster": EntityKind("A monster species", hub=True),
         "mechanic": EntityKind("A mechanic the rules name", hub=True),
     }
-
-    def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> State:
-        card_book, status_book = books(self.data.cards, cards)
-        return build_state(initial, card_book, status_book)
-
-    def observe(self, state: State) -> dict[str, Any]:
-        return observe(state)
 
     def describe(self, kind: str, name: str) -> dict[str, Any] | None:
         book = {"card": "cards", "ENV": "cards", "status": "statuses"}.get(kind)

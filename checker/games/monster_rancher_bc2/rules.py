@@ -29,14 +29,18 @@ from checker.games.monster_rancher_bc2.state import (
     State,
     Status,
     StatusDef,
+    books,
+    build_state,
     halve,
     lookup,
+    observe,
     opponent,
 )
 from checker.procedure import Procedure, StepHandlers
-from checker.trace import Entity
+from checker.trace import Entity, mechanic
 
 steps = StepHandlers()
+__all__ = ["steps", "setup", "observe", "apply", "settle"]
 ATTACK_STEP = "attack-step"
 DEFENSE_STEP = "defense-step"
 
@@ -152,13 +156,15 @@ def status_entity(name: str) -> Entity:
     return ("status", name)
 
 
-def mechanic(name: str) -> Entity:
-    return ("mechanic", name)
-
-
 def grant(target: Monster | Breeder, definition: StatusDef, turns: int | None, source: str) -> None:
     target.statuses = [s for s in target.statuses if s.name != definition.name]
     target.statuses.append(Status(definition, turns, source))
+
+
+def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
+    """The battle as the scenario sets it, with the catalogue's cards and statuses and the scenario's own."""
+    card_book, status_book = books(catalogue, cards)
+    return build_state(initial, card_book, status_book)
 
 
 # === Damage Calculation ==========================================================================

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
-from checker.game import Context, EntityKind, Game
+from checker.game import EntityKind, Game
 from checker.games.my_crypto_saga import rules
-from checker.games.my_crypto_saga.state import State, build_state, observe
 
 
 class MyCryptoSaga(Game):
@@ -19,12 +16,6 @@ class MyCryptoSaga(Game):
         "element": EntityKind("An Element", open_questions=True),
         "mechanic": EntityKind("A mechanic of battles", hub=True),
     }
-
-    def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> State:
-        return build_state(initial, cards)
-
-    def observe(self, state: State) -> dict[str, Any]:
-        return observe(state)
 
 
 GAME = MyCryptoSaga()

@@ -17,9 +17,18 @@ from typing import Any, Callable, Mapping
 
 from checker.errors import InputError
 from checker.game import Context
-from checker.games.my_crypto_saga.state import ELEMENTS, Card, Played, Player, Skill, State
+from checker.games.my_crypto_saga.state import (
+    ELEMENTS,
+    Card,
+    Played,
+    Player,
+    Skill,
+    State,
+    build_state,
+    observe,
+)
 from checker.procedure import Procedure, StepHandlers
-from checker.trace import Entity
+from checker.trace import Entity, mechanic
 
 steps = StepHandlers()
 
@@ -45,18 +54,25 @@ def element(name: str) -> Entity:
     return ("element", name)
 
 
-def mechanic(name: str) -> Entity:
-    return ("mechanic", name)
+def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
+    """The battle as the scenario sets it: players, decks, and the skills of its Card Types."""
+    return build_state(initial, cards)
+
+
+__all__ = ["steps", "setup", "observe", "apply", "settle"]
+
+
+def stage_action(stage: str, phase: str, following: str) -> Callable[[Context, State, Mapping[str, Any], Procedure], None]:
+    """An action allowed at one stage of a game: it walks ``phase`` and moves the game on."""
+    def act(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+        if state.stage != stage:
+            raise context.reject("wrong-stage", f"{phase} is not next (now: {state.stage})")
+        procedure.walk(phase, steps, context, state, action)
+        state.stage = following
+    return act
 
 
 # === Handout / Deal ================================================================================
-
-
-def deal(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
-    if state.stage != "deal":
-        raise context.reject("wrong-stage", f"cards are dealt at the start of a game, not during {state.stage}")
-    procedure.run("deal", steps, context, state, action)
-    state.stage = "pre-round"
 
 
 @steps("deal")
@@ -134,13 +150,6 @@ def _charge(context: Context, state: State, player: Player, card: Card, amount: 
 
 
 # === Pre-round =====================================================================================
-
-
-def pre_round(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
-    if state.stage != "pre-round":
-        raise context.reject("wrong-stage", f"the Pre-Round is not next (now: {state.stage})")
-    procedure.walk("pre-round", steps, context, state, action)
-    state.stage = "round-1"
 
 
 @steps("pre-round-select")
@@ -386,7 +395,7 @@ def _tally(context: Context, state: State, record: dict[str, Any], winners: list
     for (player, _, played), back in zip(used, backs, strict=True):
         _pay(state, player, played.card, back)
         record["refunds"][played.card] = record["refunds"].get(played.card, 0) + back
-    context.note("mcs.kp.refund", f"(1) Each winning card gets back the KP it charged: "
+    context.note("mcs.kp.refund", "(1) Each winning card gets back the KP it charged: "
                  + " + ".join(f"{played.charge} ({played.card})" for _, _, played in used) + f" = {refunds}",
                  involves=[mechanic("KP")], refunds=refunds)
     reward = won - refund_paid
@@ -460,7 +469,12 @@ def ranking(context: Context, state: State, action: Mapping[str, Any]) -> None:
 
 
 Action = Callable[[Context, State, Mapping[str, Any], Procedure], None]
-ACTIONS: dict[str, Action] = {"deal": deal, "pre-round": pre_round, "round": play_round, "disconnect": disconnect}
+ACTIONS: dict[str, Action] = {
+    "deal": stage_action("deal", "handout", "pre-round"),
+    "pre-round": stage_action("pre-round", "pre-round", "round-1"),
+    "round": play_round,
+    "disconnect": disconnect,
+}
 
 
 def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
-from checker.game import Context, EntityKind, Game
+from checker.game import EntityKind, Game
 from checker.games.yugioh_dm2 import rules
-from checker.games.yugioh_dm2.state import State, build_state, card_from, observe
 
 
 class YugiohDM2(Game):
@@ -19,13 +16,6 @@ class YugiohDM2(Game):
         "monster": EntityKind("A monster card, defined by the scenarios with its ATK, DEF and effects", open_questions=True),
         "mechanic": EntityKind("A mechanic the chapter names", hub=True),
     }
-
-    def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> State:
-        book = {name: card_from(name, raw) for name, raw in {**self.data.cards.get("cards", {}), **cards}.items()}
-        return build_state(initial, book)
-
-    def observe(self, state: State) -> dict[str, Any]:
-        return observe(state)
 
 
 GAME = YugiohDM2()

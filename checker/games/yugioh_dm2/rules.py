@@ -19,12 +19,15 @@ from checker.games.yugioh_dm2.state import (
     Link,
     Monster,
     State,
+    build_state,
+    card_from,
     lookup_card,
+    observe,
     opponent,
 )
 from checker.procedure import Procedure, StepHandlers
 from checker.schema import nearest
-from checker.trace import Entity
+from checker.trace import Entity, mechanic
 
 steps = StepHandlers()
 
@@ -59,10 +62,6 @@ def monster_entity(state: State, monster: Monster) -> Entity:
     return ("monster", monster.card)
 
 
-def mechanic(name: str) -> Entity:
-    return ("mechanic", name)
-
-
 def monster_named(state: State, name: str, path: tuple[str | int, ...]) -> Monster:
     monster = state.monster(name)
     if monster is None:
@@ -75,6 +74,15 @@ def monster_named(state: State, name: str, path: tuple[str | int, ...]) -> Monst
 def attack_value(state: State, monster: Monster, battling: bool) -> int:
     bonus = state.cards[monster.card].battle_atk if battling and monster.face_up else 0
     return monster.atk + bonus
+
+
+def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
+    """The duel as the scenario sets it; every card is the scenario's (the chapter names none)."""
+    book = {name: card_from(name, raw) for name, raw in {**catalogue.get("cards", {}), **cards}.items()}
+    return build_state(initial, book)
+
+
+__all__ = ["steps", "setup", "observe", "apply", "settle"]
 
 
 # === Walking the procedure =======================================================================
