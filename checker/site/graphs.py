@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 import networkx as nx
 
@@ -72,8 +72,17 @@ def open_questions(graph: nx.Graph, kinds: Iterable[str]) -> list[tuple[Entity, 
     return [(a, b) for a, b in itertools.combinations(nodes, 2) if not graph.has_edge(a, b)]
 
 
+#: Node colours, given to a game's entity kinds in the order it declares them.
+PALETTE = ("#3949ab", "#00897b", "#8e24aa", "#ef6c00", "#546e7a", "#c62828", "#2e7d32", "#6d4c41")
+
+
+def kind_colours(kinds: Iterable[str]) -> dict[str, str]:
+    return {kind: PALETTE[index % len(PALETTE)] for index, kind in enumerate(kinds)}
+
+
 def cytoscape(
-    graph: nx.Graph, url: Callable[[Entity], str], focus: Entity | None = None, hidden: Iterable[str] = ()
+    graph: nx.Graph, url: Callable[[Entity], str], focus: Entity | None = None, hidden: Iterable[str] = (),
+    colours: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The graph as Cytoscape.js elements; every node carries the URL of its page.
 
@@ -82,7 +91,8 @@ def cytoscape(
     """
     nodes = [
         {"data": {"id": _node_id(node), "label": node[1], "kind": node[0], "url": url(node),
-                  "degree": graph.degree(node), "focus": node == focus}}
+                  "degree": graph.degree(node), "focus": node == focus,
+                  "colour": (colours or {}).get(node[0], PALETTE[-1])}}
         for node in sorted(graph)
     ]
     edges = []

@@ -14,7 +14,7 @@ from checker.game import Game
 from checker.readings import Exploration, explore
 from checker.runner import RunResult
 from checker.scenario import Scenario
-from checker.site.graphs import interaction_graph
+from checker.site.graphs import interaction_graph, kind_colours
 from checker.trace import Entity
 
 SAFE_PART = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
@@ -61,6 +61,10 @@ class GameView:
     @property
     def question_kinds(self) -> tuple[str, ...]:
         return tuple(k for k, kind in self.game.entity_kinds.items() if kind.open_questions)
+
+    @property
+    def colours(self) -> dict[str, str]:
+        return kind_colours([*self.game.entity_kinds, *sorted({e[0] for e in self.graph} - set(self.game.entity_kinds))])
 
     def kind_description(self, kind: str) -> str:
         known = self.game.entity_kinds.get(kind)

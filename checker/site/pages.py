@@ -169,7 +169,8 @@ def game_page(view: GameView) -> str:
         f"{esc(', '.join(view.hub_kinds).capitalize() or 'No kind')} start hidden (they meet nearly everything); tick "
         "them to show them. Focus on one entity, zoom with the "
         "wheel, click a node to open its page with its own neighbourhood.</p>",
-        graph_block(cytoscape(view.graph, lambda e: href(here, view.entity_page(e)), hidden=view.hub_kinds), filters=True),
+        graph_block(cytoscape(view.graph, lambda e: href(here, view.entity_page(e)), hidden=view.hub_kinds,
+                              colours=view.colours), filters=True),
         "<h2>Rulings by section</h2>",
     ]
     section: tuple[str, ...] | None = None
@@ -377,7 +378,8 @@ def entity_page(view: GameView, entity: Entity) -> str:
         body.append("<p>As the game's card catalogue defines it:</p>")
         body.append(code_block(yaml_text({name: described})))
     body.append("<h2>Interactions</h2>")
-    body.append(graph_block(cytoscape(neighbourhood(view.graph, entity), lambda e: href(here, view.entity_page(e)), focus=entity),
+    body.append(graph_block(cytoscape(neighbourhood(view.graph, entity), lambda e: href(here, view.entity_page(e)), focus=entity,
+                                      colours=view.colours),
                             filters=True))
     rows = []
     for other in sorted(view.graph.neighbors(entity)):

@@ -2,13 +2,11 @@
 (function () {
   "use strict";
 
-  var COLOURS = {
-    card: "#3949ab", ENV: "#00897b", monster: "#ef6c00", status: "#8e24aa",
-    mechanic: "#546e7a", step: "#1565c0", phase: "#eceff1"
-  };
+  /* Entity colours come with the data (per game kind); procedure nodes have their own. */
+  var PROCEDURE = { step: "#1565c0", phase: "#eceff1" };
 
   function colour(node) {
-    return COLOURS[node.data("kind")] || "#757575";
+    return node.data("colour") || PROCEDURE[node.data("kind")] || "#757575";
   }
 
   function style() {
