@@ -320,12 +320,13 @@ def _boost(context: Context, state: State, winners: list[Played], losers: list[P
         return
     added = sum(p.number for p in losers)
     context.note(ruling, f"Elemental Boost: {why}", involves=involved)
+    beaten = [card_entity(state.cards[p.card]) for p in losers]
     for winner in winners:
         before = winner.number
         winner.number += added
         terms = " + ".join(str(p.number) for p in losers)
         context.note("mcs.boost.add", f"{winner.card}: {before} + {terms} (losing cards) = {winner.number}",
-                     involves=involved, number=winner.number)
+                     involves=[card_entity(state.cards[winner.card]), *beaten, *involved], number=winner.number)
 
 
 # === Final Count ======================================================================================
