@@ -61,6 +61,22 @@ def explore(scenario: Scenario, game: Game) -> Exploration:
     return Exploration(tuple(_branches(scenario, game, {})))
 
 
+def explore_each(scenario: Scenario, game: Game) -> Exploration:
+    """The scenario's own run, and one run per other reading of each ambiguous ruling it consults.
+
+    Every other ruling keeps the reading of the scenario's own run, which is all that
+    :meth:`Exploration.varying` compares; far fewer runs than :func:`explore`.
+    """
+    own = run(scenario, game, exploring=True)
+    branches = [Branch(dict(own.readings), own)]
+    for ruling, name in own.readings.items():
+        for other in game.catalogue[ruling].reading_names:
+            if other != name:
+                result = run(scenario, game, {**own.readings, ruling: other}, exploring=True)
+                branches.append(Branch(dict(result.readings), result))
+    return Exploration(tuple(branches))
+
+
 def _branches(scenario: Scenario, game: Game, pins: dict[str, str]) -> Iterator[Branch]:
     result = run(scenario, game, pins, exploring=True)
     free = [ruling for ruling in result.readings if ruling not in pins]

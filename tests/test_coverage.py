@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from checker.catalogue import MUST_BE_COVERED
 from checker.games import registry
-from checker.readings import explore
+from checker.readings import explore, explore_each
 from checker.runner import RunResult, run
 from checker.scenario import Scenario
 
@@ -55,3 +55,12 @@ def test_every_ambiguous_ruling_has_a_scenario_whose_outcome_depends_on_it(scena
     for game in registry().values():
         ambiguous = {r.id for r in game.catalogue.with_status("ambiguous")}
         assert ambiguous <= depends, f"no scenario shows the readings differ for {sorted(ambiguous - depends)}"
+
+
+def test_the_sites_one_at_a_time_exploration_agrees_with_the_full_one(scenarios: list[Scenario]) -> None:
+    for scenario in scenarios:
+        game = registry()[scenario.game]
+        own = run(scenario, game).readings
+        full, each = explore(scenario, game), explore_each(scenario, game)
+        for ruling in own:
+            assert full.depends_on(ruling, own) == each.depends_on(ruling, own), (scenario.id, ruling)

@@ -11,7 +11,7 @@ import networkx as nx
 
 from checker import suite
 from checker.game import Game
-from checker.readings import Exploration, explore
+from checker.readings import Exploration, explore_each
 from checker.runner import RunResult
 from checker.scenario import Scenario
 from checker.site.graphs import interaction_graph, kind_colours
@@ -120,7 +120,7 @@ def build_model(scenario_root: Path) -> SiteModel:
     for game_id, game in suite.games().items():
         mine = sorted((r for r in results if r.scenario and r.scenario.game == game_id), key=lambda r: r.id)
         explorations = {
-            r.id: explore(r.scenario, game) for r in mine if isinstance(r.scenario, Scenario) and r.readings
+            r.id: explore_each(r.scenario, game) for r in mine if isinstance(r.scenario, Scenario) and r.readings
         }
         views[game_id] = GameView(game, mine, explorations, interaction_graph(mine, game.catalogue))
     return SiteModel(views, [r for r in results if r.verdict == "invalid"])
