@@ -236,12 +236,15 @@ def ruling_page(view: GameView, ruling: Ruling) -> str:
         body.append("<p>Scenarios whose outcome depends on the reading: "
                     + (", ".join(a(here, view.scenario_page(s), s) for s in depending) or "none yet") + "</p>")
     shown = view.demonstrating(ruling.id)
-    body.append("<h2>Scenarios that demonstrate it</h2>")
+    body.append("<h2>Applied in the trace</h2>")
+    body.append("<p>Scenarios whose run the engine explains by this ruling.</p>")
     body.append(_scenario_list(view, here, shown) if shown else "<p>None.</p>")
-    applied = [r for r in view.applying(ruling.id) if r not in shown]
-    if applied:
-        body.append("<h2>Other scenarios whose trace applies it</h2>")
-        body.append(_scenario_list(view, here, applied))
+    declared = view.declared_only(ruling.id)
+    if declared:
+        body.append("<h2>Declared by the author only</h2>")
+        body.append("<p>These scenarios list the ruling, but the engine's trace does not cite it: "
+                    "they do not count as demonstrating it.</p>")
+        body.append(_scenario_list(view, here, declared))
     related = [*ruling.example_of, *ruling.related]
     related += [r.id for r in catalogue.rulings if ruling.id in r.example_of + r.related and r.id not in related]
     if related:
@@ -344,13 +347,16 @@ def _expectation(scenario: Any, action: int | None) -> Any:
 def _trace(view: GameView, here: str, result: RunResult) -> str:
     """The trace in groups (action and phase), numbered straight through."""
     parts: list[str] = []
-    heading: tuple[Any, Any] | None = None
+    heading: tuple[Any, ...] | None = None
     for number, step in enumerate(result.trace, start=1):
-        if (step.action, step.phase) != heading:
+        if (step.action, step.settling, step.phase) != heading:
             if heading is not None:
                 parts.append("</ol>")
-            heading = (step.action, step.phase)
-            where = f"action {step.action + 1}" if step.action is not None else "setup / end"
+            heading = (step.action, step.settling, step.phase)
+            if step.action is not None:
+                where = f"action {step.action + 1}"
+            else:
+                where = "when the scenario ends" if step.settling else "setup"
             parts.append(f'<p class="rk-trace-heading">{esc(where)}{" · " + esc(step.phase) if step.phase else ""}</p>')
             parts.append(f'<ol class="rk-trace" start="{number}">')
         cite = f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
