@@ -50,7 +50,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return {"check": _check, "explain": _explain, "readings": _readings, "schema": _schema}[args.command](args)
+        code = {"check": _check, "explain": _explain, "readings": _readings, "schema": _schema}[args.command](args)
+        sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
+        return code
     except InputError as error:
         print(f"checker: error: {error.message}" + (f" (expected {error.expected})" if error.expected else ""), file=sys.stderr)
         return 2
