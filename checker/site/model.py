@@ -74,6 +74,9 @@ class GameView:
     def home(self) -> str:
         return page(self.id, "index")
 
+    def vocabulary_page(self) -> str:
+        return page(self.id, "vocabulary")
+
     def ruling_page(self, ruling_id: str) -> str:
         return page(self.id, "rulings", ruling_id)
 

@@ -160,7 +160,8 @@ def game_page(view: GameView) -> str:
     body = [
         f"<p>Source: <code>{esc(catalogue.document)}</code>. {counts['rulings']} rulings, "
         f"{counts['scenarios']} scenarios, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
-        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')}</p>",
+        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')} · "
+        f"{a(here, view.vocabulary_page(), 'What a scenario can say')}</p>",
         f"<h2>Procedure: {esc(view.game.procedure.title)}</h2>",
         "<p>Declared once as data; the engine walks these steps in this order. Click a step for its ruling.</p>",
         graph_block(procedure_graph(view.game.procedure, lambda r: href(here, view.ruling_page(r))), filters=False),
@@ -205,6 +206,37 @@ def game_page(view: GameView) -> str:
         for r in view.results
     )))
     return markdown_page(view.game.title, body)
+
+
+def vocabulary_page(view: GameView) -> str:
+    """The game's vocabulary, as its rules module registers it: actions, effect kinds, reject reasons."""
+    vocabulary = view.game.vocabulary
+    body = [
+        f"<p>Generated from the registry in the rules module of {a(view.vocabulary_page(), view.home(), view.game.title)}: "
+        "the same entries build the scenario schema and dispatch the engine.</p>",
+        "<h2>Actions</h2>",
+        table(["action", "what it does", "parameters"], (
+            [f"<code>{esc(entry.name)}</code>", esc(entry.description), _parameters(entry.params, entry.required)]
+            for entry in vocabulary.actions
+        )),
+    ]
+    for family, registry in vocabulary.effects.items():
+        body.append(f"<h2>Effect kinds (<code>{esc(family)}</code>)</h2>")
+        body.append(table(["kind", "what it does", "parameters"], (
+            [f"<code>{esc(entry.name)}</code>", esc(entry.description), _parameters(entry.params, entry.required)]
+            for entry in registry
+        )))
+    body.append("<h2>Reject reasons</h2>")
+    body.append(table(["reason", "what it means"], (
+        [f"<code>{esc(name)}</code>", esc(text)] for name, text in vocabulary.reject_reasons.items()
+    )))
+    return markdown_page(f"{view.game.title}: what a scenario can say", body)
+
+
+def _parameters(params: dict[str, Any] | Any, required: tuple[str, ...]) -> str:
+    if not params:
+        return "—"
+    return ", ".join(f"<code>{esc(name)}</code>" + (" (required)" if name in required else "") for name in params)
 
 
 def _excerpt(text: str, limit: int = 140) -> str:
@@ -496,6 +528,7 @@ def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
     pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
     for view in model.games.values():
         pages[view.home()] = game_page(view)
+        pages[view.vocabulary_page()] = vocabulary_page(view)
         for ruling in view.game.catalogue.rulings:
             pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
         for result in view.results:
