@@ -7,7 +7,7 @@ armies are set: the ``battle`` action walks the beginning once, then the combat 
 
 Within a round the leading units' damage is simultaneous; ballistic fire follows; exhaustion
 damage comes last. A unit whose DE is depleted is removed at once, so a unit defeated earlier
-in the round deals no later damage.
+in the round deals no later damage. How many combat rounds the page's "turn" spans is a reading.
 """
 
 from __future__ import annotations
@@ -32,12 +32,25 @@ steps = StepHandlers()
 
 # Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
 AE_CAP_ORDER = "mm.amb.ae-cap-order"
+TURN = "mm.amb.turn"
 ROLES_AFTER_ROTATION = "mm.amb.roles-after-rotation"
 BALLISTICS_TARGET = "mm.amb.ballistics-target"
 STUN_SILENCES = "mm.amb.stun-silences"
 
 #: A battle that has not ended after this many rounds is a bug: stalemates are detected.
 ROUND_LIMIT = 10_000
+
+
+def rounds_per_turn(context: Context) -> int:
+    """How many combat rounds the page's "turn" spans."""
+    return 2 if context.reading(TURN) == "exchange-of-roles" else 1
+
+
+def next_turn(context: Context, round_number: int) -> range:
+    """The rounds of the turn after the one ``round_number`` belongs to (turns counted from round 1)."""
+    per = rounds_per_turn(context)
+    start = ((round_number - 1) // per + 1) * per + 1
+    return range(start, start + per)
 
 
 def unit_entity(unit: Unit) -> Entity:
@@ -108,7 +121,7 @@ def _lead_hit(context: Context, state: State, side: str, unit: Unit, foe: Unit) 
     if unit.exhausted:
         state.rounds[str(state.round)]["deferred"].append(f"{side}:{unit.name}")
         return None  # its attack is exhaustion damage, dealt last
-    if unit.silenced_round == state.round:
+    if state.round in unit.silenced_rounds:
         context.note("mm.ability.stun", f"{unit.name} was stunned: it deals no damage this turn",
                      involves=[unit_entity(unit), ability("stun")])
         return None
@@ -205,9 +218,11 @@ def _stun(context: Context, state: State, hits: list[Hit]) -> None:
         if hit.by_side != state.offense or not hit.to.has("stun") or hit.amount <= 0:
             continue
         silenced = hit.by if context.reading(STUN_SILENCES) == "attacker-silenced" else hit.to
-        silenced.silenced_round = state.round + 1
+        turn = next_turn(context, state.round)
+        silenced.silenced_rounds |= frozenset(turn)
         context.note("mm.ability.stun", f"{hit.by.name}, on the offense, damaged {hit.to.name}, which has stun: "
-                     f"{silenced.name} deals no damage on its next turn",
+                     f"{silenced.name} deals no damage on its next turn (round{'s' if len(turn) > 1 else ''} "
+                     + ", ".join(str(r) for r in turn) + ")",
                      involves=[unit_entity(hit.by), unit_entity(hit.to), ability("stun")])
 
 
@@ -251,7 +266,7 @@ def exhaustion_damage(context: Context, state: State) -> None:
         if unit is None or foe is None or f"{side}:{unit.name}" not in deferred:
             continue
         offense = side == state.offense
-        if unit.silenced_round == state.round or (offense and unit.has("defender")) or (not offense and foe.has("defender")):
+        if state.round in unit.silenced_rounds or (offense and unit.has("defender")) or (not offense and foe.has("defender")):
             context.note("mm.damage.negated", f"{unit.name}'s exhaustion damage is negated", involves=[unit_entity(unit)])
             continue
         if foe.has("agility") and not foe.exhausted:
@@ -279,12 +294,15 @@ def rotation(context: Context, state: State) -> None:
                  involves=[mechanic("rotation")])
     if state.quiet_rounds < 2 or any(not state.armies[side].lineup for side in SIDES):
         return
+    per_turn = rounds_per_turn(context)
+    if state.quiet_rounds < 2 * per_turn or state.round % per_turn:
+        return  # not yet two whole turns without damage
     for side in SIDES:
         lineup = state.armies[side].lineup
         lineup.append(lineup.pop(0))
     state.quiet_rounds = 0
     entry["rotated"] = True
-    context.note("mm.damage.rotation", "Two rounds without damage: both leading units move to the back; "
+    context.note("mm.damage.rotation", "Two turns without damage: both leading units move to the back; "
                  f"{state.armies['A'].lineup[0].name} and {state.armies['B'].lineup[0].name} lead",
                  involves=[mechanic("rotation")])
 

@@ -43,7 +43,7 @@ class Unit:
     de: int
     abilities: frozenset[str]
     bonuses: tuple[tuple[str, int], ...]  # damage-raising effects, in the order they apply
-    silenced_round: int = 0  # "deals no damage on its next turn"
+    silenced_rounds: frozenset[int] = frozenset()  # "deals no damage on its next turn"
 
     @property
     def exhausted(self) -> bool:
@@ -89,9 +89,13 @@ class State:
         for side in SIDES:
             army = self.armies[side]
             parts.append(f"{army.last_fired}|" + ";".join(
-                f"{u.name}:{u.ae}:{u.de}:{int(u.silenced_round > self.round)}" for u in army.lineup
+                f"{u.name}:{u.ae}:{u.de}:{self._silenced_ahead(u)}" for u in army.lineup
             ))
         return "/".join(parts)
+
+    def _silenced_ahead(self, unit: Unit) -> str:
+        """The rounds still to come in which the unit deals no damage, counted from this one."""
+        return ",".join(str(r - self.round) for r in sorted(unit.silenced_rounds) if r > self.round)
 
 
 def piece_from(name: str, raw: Mapping[str, Any]) -> Piece:
