@@ -6,8 +6,9 @@ armies are set: the ``battle`` action walks the beginning once, then the combat 
 ``procedure.yaml`` round after round until the battle ends (or for the rounds asked).
 
 Within a round the leading units' damage is simultaneous; ballistic fire follows; exhaustion
-damage comes last. A unit whose DE is depleted is removed at once, so a unit defeated earlier
-in the round deals no later damage. How many combat rounds the page's "turn" spans is a reading.
+damage comes last. A unit whose DE is depleted is removed at once; whether an exhausted unit
+defeated earlier in the round still deals its exhaustion damage is a reading, as is how many
+combat rounds the page's "turn" spans.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ TURN = "mm.amb.turn"
 ROLES_AFTER_ROTATION = "mm.amb.roles-after-rotation"
 BALLISTICS_TARGET = "mm.amb.ballistics-target"
 STUN_SILENCES = "mm.amb.stun-silences"
+DEFEAT_BEFORE_EXHAUSTION = "mm.amb.defeat-before-exhaustion-damage"
 
 #: A battle that has not ended after this many rounds is a bug: stalemates are detected.
 ROUND_LIMIT = 10_000
@@ -257,13 +259,28 @@ def ballistics(context: Context, state: State) -> None:
     state.rounds[str(state.round)]["dealt"] += deal(context, state, [Hit(shooter, side, target, 1, "ballistics")])
 
 
+def _exhausted_striker(context: Context, state: State, side: str, name: str) -> Unit | None:
+    """The exhausted unit due to deal exhaustion damage this round, unless its defeat took it away."""
+    lead = state.lead(side)
+    if lead is not None and lead.name == name:
+        return lead
+    fallen = next(u for u in state.armies[side].defeated if u.name == name)
+    if context.reading(DEFEAT_BEFORE_EXHAUSTION) == "removed-at-once":
+        context.note("mm.defeat", f"{name} was defeated and removed earlier this round: it deals no exhaustion damage",
+                     involves=[unit_entity(fallen), mechanic("defeat"), mechanic("exhaustion")])
+        return None
+    context.note(DEFEAT_BEFORE_EXHAUSTION, f"{name} was defeated earlier this round: its exhaustion damage, "
+                 "determined with the round's, is still dealt", involves=[unit_entity(fallen), mechanic("exhaustion")])
+    return fallen
+
+
 @steps("exhaustion-damage")
 def exhaustion_damage(context: Context, state: State) -> None:
     hits: list[Hit] = []
-    deferred = state.rounds[str(state.round)].pop("deferred")
-    for side in SIDES:
-        unit, foe = state.lead(side), state.lead(other(side))
-        if unit is None or foe is None or f"{side}:{unit.name}" not in deferred:
+    for entry in state.rounds[str(state.round)].pop("deferred"):
+        side, name = entry.split(":", 1)
+        unit, foe = _exhausted_striker(context, state, side, name), state.lead(other(side))
+        if unit is None or foe is None:
             continue
         offense = side == state.offense
         if state.round in unit.silenced_rounds or (offense and unit.has("defender")) or (not offense and foe.has("defender")):
