@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checker.errors import Rejection
 from checker.game import Context
 from checker.games import registry
 from checker.games.many_marios_0.rules import ROUND_LIMIT
@@ -81,3 +82,24 @@ def test_every_point_of_damage_taken_or_dealt_from_de_is_in_the_round_records(a,
             if hit["by"] == name and hit["kind"] == "exhaustion"
         )
         assert final == max(0, de - taken.get((side, name), 0) - spent_by_itself), (side, name)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6))
+def test_every_army_over_the_limit_is_shown_illegal_and_named_in_the_refusal(ap_a, ap_b, limit) -> None:
+    cards = {"A0": {"kind": "unit", "ap": ap_a, "full_energy": 1}, "B0": {"kind": "unit", "ap": ap_b, "full_energy": 1}}
+    initial = {"ap_limit": limit, "armies": {side: {"lineup": [{"unit": f"{side}0"}]} for side in SIDES}}
+    context = Context(GAME.catalogue)
+    state = GAME.setup(initial, cards, context)
+    facts = GAME.observe(state)
+    over = [side for side, ap in (("A", ap_a), ("B", ap_b)) if ap > limit]
+    for side in SIDES:
+        assert facts["armies"][side]["legal"] == (side not in over)
+        assert facts["armies"][side]["problems"] == (["over-ap-limit"] if side in over else [])
+    try:
+        GAME.apply(state, {"action": "battle"}, context)
+    except Rejection as refusal:
+        assert refusal.reason == "over-ap-limit" and over
+        assert all(f"army {side} " in refusal.message for side in over)
+    else:
+        assert not over

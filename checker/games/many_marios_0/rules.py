@@ -21,6 +21,7 @@ from checker.games.many_marios_0.state import (
     SIDES,
     State,
     Unit,
+    army_problems,
     build_state,
     observe,
     other,
@@ -86,15 +87,23 @@ __all__ = ["steps", "setup", "observe", "apply", "settle"]
 
 @steps("check-armies")
 def check_armies(context: Context, state: State) -> None:
+    """Both armies are checked, so a refusal names every army over the limit."""
+    over: dict[str, int] = {}
     for side in SIDES:
         army = state.armies[side]
-        if army.ap > state.ap_limit:
-            raise context.reject(
-                "over-ap-limit", f"army {side} totals {army.ap} AP, over the challenge's {state.ap_limit}",
-                "mm.army.ap-limit", involves=[mechanic("Army Points")], total=army.ap, limit=state.ap_limit,
-            )
-        context.note("mm.army.ap-limit", f"Army {side}: {army.ap} AP, within the challenge's {state.ap_limit}",
-                     involves=[mechanic("Army Points")], total=army.ap)
+        if "over-ap-limit" in army_problems(army, state.ap_limit):
+            over[side] = army.ap
+            context.note("mm.army.ap-limit", f"Army {side}: {army.ap} AP, over the challenge's {state.ap_limit}: "
+                         "not a legal army", involves=[mechanic("Army Points")], total=army.ap, limit=state.ap_limit)
+        else:
+            context.note("mm.army.ap-limit", f"Army {side}: {army.ap} AP, within the challenge's {state.ap_limit}",
+                         involves=[mechanic("Army Points")], total=army.ap)
+    if over:
+        raise context.reject(
+            "over-ap-limit", " and ".join(f"army {side} totals {ap} AP" for side, ap in over.items())
+            + f", over the challenge's {state.ap_limit}",
+            "mm.army.ap-limit", involves=[mechanic("Army Points")], totals=over, limit=state.ap_limit,
+        )
 
 
 @steps("set-energy")

@@ -98,6 +98,11 @@ class State:
         return ",".join(str(r - self.round) for r in sorted(unit.silenced_rounds) if r > self.round)
 
 
+def army_problems(army: Army, ap_limit: int) -> list[str]:
+    """Why the army may not fight this challenge, as reject reasons (none: it is legal)."""
+    return ["over-ap-limit"] if army.ap > ap_limit else []
+
+
 def piece_from(name: str, raw: Mapping[str, Any]) -> Piece:
     return Piece(
         name=name, kind=raw["kind"], ap=raw.get("ap", 0), full_energy=raw.get("full_energy"),
@@ -156,6 +161,8 @@ def observe(state: State) -> dict[str, Any]:
         "armies": {
             side: {
                 "ap": army.ap,
+                "legal": not army_problems(army, state.ap_limit),
+                "problems": army_problems(army, state.ap_limit),
                 "lineup": [u.name for u in army.lineup],
                 "defeated": [u.name for u in army.defeated],
                 "units": {u.name: {"ae": u.ae, "de": u.de, "exhausted": u.exhausted}
