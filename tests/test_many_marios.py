@@ -20,6 +20,7 @@ unit = st.fixed_dictionaries({
     "ae": st.integers(0, 3),
     "de": st.integers(0, 3),
     "damage": st.integers(0, 3),
+    "set": st.fixed_dictionaries({}, optional={"ae": st.integers(0, 4), "de": st.integers(1, 4)}),
 })
 army = st.lists(unit, min_size=1, max_size=5)
 
@@ -32,7 +33,7 @@ def scenario(a: list[dict], b: list[dict]) -> tuple[dict, dict]:
             name = f"{side}{index}"
             cards[name] = {"kind": "unit", "ap": 0, "abilities": u["abilities"]}
             cards[f"{name} kit"] = {"kind": "item", "ap": 0, "ae": u["ae"], "de": u["de"], "damage": u["damage"]}
-            lineup.append({"unit": name, "energy": u["energy"], "items": [f"{name} kit"]})
+            lineup.append({"unit": name, "energy": u["energy"], "items": [f"{name} kit"], **u["set"]})
         armies[side] = {"lineup": lineup}
     return {"ap_limit": 0, "first_player": "A", "armies": armies}, cards
 
@@ -69,6 +70,12 @@ def test_every_point_of_damage_taken_or_dealt_from_de_is_in_the_round_records(a,
     context = Context(GAME.catalogue)
     start = GAME.setup(initial, cards, context)
     before = {(s, u.name): u.de for s in SIDES for u in start.armies[s].lineup}
+    for side, units in (("A", a), ("B", b)):
+        for index, u in enumerate(units):
+            unit = start.armies[side].lineup[index]
+            assert (unit.ae, unit.de) == (
+                u["set"].get("ae", u["energy"] + u["ae"]), u["set"].get("de", u["energy"] + u["de"])
+            ), "a scenario's AE or DE replaces energy plus modifiers"
     end = GAME.observe(GAME.apply(start, {"action": "battle"}, context))
     taken: dict[tuple[str, str], int] = {}
     for record in end["rounds"].values():

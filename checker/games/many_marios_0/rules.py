@@ -106,12 +106,19 @@ def check_armies(context: Context, state: State) -> None:
         )
 
 
+def _starting(energy: str, value: int, unit: Unit) -> str:
+    if energy not in unit.overridden:
+        return f"{energy} {value}"
+    return f"{energy} {value} (set by the scenario; energy plus modifiers would make it {unit.overridden[energy]})"
+
+
 @steps("set-energy")
 def set_energy(context: Context, state: State) -> None:
     for side in SIDES:
         for unit in state.armies[side].lineup:
-            context.note("mm.begin.energy", f"{side} {unit.name}: AE {unit.ae}, DE {unit.de}",
-                         involves=[unit_entity(unit)], ae=unit.ae, de=unit.de)
+            context.note("mm.begin.energy", f"{side} {unit.name}: {_starting('AE', unit.ae, unit)}, "
+                         f"{_starting('DE', unit.de, unit)}", involves=[unit_entity(unit)], ae=unit.ae, de=unit.de,
+                         set_by_scenario=sorted(unit.overridden))
         context.note("mm.army.lineup", f"{side}'s lineup: " + ", ".join(u.name for u in state.armies[side].lineup),
                      involves=[mechanic("lineup")])
 

@@ -44,6 +44,8 @@ class Unit:
     abilities: frozenset[str]
     bonuses: tuple[tuple[str, int], ...]  # damage-raising effects, in the order they apply
     silenced_rounds: frozenset[int] = frozenset()  # "deals no damage on its next turn"
+    #: "AE"/"DE" the scenario set directly -> what energy plus modifiers would have made it
+    overridden: dict[str, int] = field(default_factory=dict)
 
     @property
     def exhausted(self) -> bool:
@@ -140,10 +142,12 @@ def build_state(initial: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
                 raise InputError(f"two units named {name!r} in army {side}", path=path,
                                  expected="names unique per army (give 'name:' to field two of a unit)")
             modifiers = [*items, *buildings]
+            computed = {"AE": energy + sum(m.ae for m in modifiers), "DE": energy + sum(m.de for m in modifiers)}
+            preset = {key: entry[key.lower()] for key in computed if key.lower() in entry}
             lineup.append(Unit(
-                name=name, piece=piece.name,
-                ae=energy + sum(m.ae for m in modifiers), de=energy + sum(m.de for m in modifiers),
+                name=name, piece=piece.name, ae=preset.get("AE", computed["AE"]), de=preset.get("DE", computed["DE"]),
                 abilities=piece.abilities, bonuses=tuple((m.name, m.damage) for m in modifiers if m.damage),
+                overridden={key: computed[key] for key in preset},
             ))
             ap += piece.ap + sum(i.ap for i in items)
         armies[side] = Army(ap=ap, lineup=lineup)
