@@ -7,11 +7,10 @@ from hypothesis import strategies as st
 
 from checker.errors import Rejection
 from checker.game import Context
-from checker.games import registry
+from checker.games.many_marios_0 import GAME
 from checker.games.many_marios_0.rules import ROUND_LIMIT
 from checker.games.many_marios_0.state import ABILITIES, SIDES
 
-GAME = registry()["many-marios-0"]
 READINGS = {r.id: r.reading_names for r in GAME.catalogue.with_status("ambiguous")}
 
 unit = st.fixed_dictionaries({
@@ -43,7 +42,7 @@ def scenario(a: list[dict], b: list[dict]) -> tuple[dict, dict]:
 def test_every_battle_ends_and_energy_never_goes_below_zero(a, b, first, pins) -> None:
     initial, cards = scenario(a, b)
     initial["first_player"] = first
-    context = Context(GAME.catalogue, pins)
+    context = Context(GAME, pins)
     state = GAME.setup(initial, cards, context)
     state = GAME.apply(state, {"action": "battle"}, context)
     facts = GAME.observe(state)
@@ -67,7 +66,7 @@ def test_every_battle_ends_and_energy_never_goes_below_zero(a, b, first, pins) -
 def test_every_point_of_damage_taken_or_dealt_from_de_is_in_the_round_records(a, b) -> None:
     """A unit's final DE is its starting DE less the damage it took and its own exhaustion damage."""
     initial, cards = scenario(a, b)
-    context = Context(GAME.catalogue)
+    context = Context(GAME)
     start = GAME.setup(initial, cards, context)
     before = {(s, u.name): u.de for s in SIDES for u in start.armies[s].lineup}
     for side, units in (("A", a), ("B", b)):
@@ -96,7 +95,7 @@ def test_every_point_of_damage_taken_or_dealt_from_de_is_in_the_round_records(a,
 def test_every_army_over_the_limit_is_shown_illegal_and_named_in_the_refusal(ap_a, ap_b, limit) -> None:
     cards = {"A0": {"kind": "unit", "ap": ap_a, "full_energy": 1}, "B0": {"kind": "unit", "ap": ap_b, "full_energy": 1}}
     initial = {"ap_limit": limit, "armies": {side: {"lineup": [{"unit": f"{side}0"}]} for side in SIDES}}
-    context = Context(GAME.catalogue)
+    context = Context(GAME)
     state = GAME.setup(initial, cards, context)
     facts = GAME.observe(state)
     over = [side for side, ap in (("A", ap_a), ("B", ap_b)) if ap > limit]

@@ -3,7 +3,8 @@
 Read beside ``many-marios-0-combat.txt``: Army construction, Beginning the battle, Damage,
 Exhaustion and defeat, Ending the battle, Combat abilities. A battle runs by itself once the
 armies are set: the ``battle`` action walks the beginning once, then the combat round of
-``procedure.yaml`` round after round until the battle ends (or for the rounds asked).
+``procedure.yaml`` round after round, the procedure's loop bringing it back to the leading
+units' damage while the battle goes on, until it ends (or for the rounds asked).
 
 Within a round the leading units' damage is simultaneous; ballistic fire follows; exhaustion
 damage comes last. A unit whose DE is depleted is removed at once; whether an exhausted unit
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from checker.game import Context
+from checker.game import Book, Context
 from checker.games.many_marios_0.state import (
     SIDES,
     State,
@@ -27,10 +28,16 @@ from checker.games.many_marios_0.state import (
     other,
     piece_from,
 )
-from checker.procedure import Procedure, StepHandlers
+from checker.procedure import StepHandlers
 from checker.trace import Entity, mechanic
+from checker.vocabulary import Vocabulary
 
-steps = StepHandlers()
+steps: StepHandlers[State] = StepHandlers()
+vocabulary = Vocabulary()
+vocabulary.reasons(
+    over_ap_limit="An army's units, items and buildings total more Army Points than the challenge allows.",
+    battle_over="The battle has already ended.",
+)
 
 # Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
 AE_CAP_ORDER = "mm.amb.ae-cap-order"
@@ -46,7 +53,7 @@ ROUND_LIMIT = 10_000
 
 def rounds_per_turn(context: Context) -> int:
     """How many combat rounds the page's "turn" spans."""
-    return 2 if context.reading(TURN) == "exchange-of-roles" else 1
+    return 2 if context.read(TURN, "exchange-of-roles") else 1
 
 
 def next_turn(context: Context, round_number: int) -> range:
@@ -73,20 +80,20 @@ class Hit:
     kind: str  # lead, ballistics, exhaustion
 
 
-def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
+def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
     """The armies as the scenario sets them, with its units, items and buildings."""
-    book = {name: piece_from(name, raw) for name, raw in {**catalogue.get("cards", {}), **cards}.items()}
-    return build_state(initial, book)
+    pieces = Book({name: piece_from(name, raw) for name, raw in {**book.get("cards", {}), **cards}.items()})
+    return build_state(initial, pieces)
 
 
-__all__ = ["steps", "setup", "observe", "apply", "settle"]
+__all__ = ["steps", "vocabulary", "setup", "observe"]
 
 
 # === Army construction and Beginning the battle ===================================================
 
 
 @steps("check-armies")
-def check_armies(context: Context, state: State) -> None:
+def check_armies(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """Both armies are checked, so a refusal names every army over the limit."""
     over: dict[str, int] = {}
     for side in SIDES:
@@ -113,7 +120,7 @@ def _starting(energy: str, value: int, unit: Unit) -> str:
 
 
 @steps("set-energy")
-def set_energy(context: Context, state: State) -> None:
+def set_energy(context: Context, state: State, action: Mapping[str, Any]) -> None:
     for side in SIDES:
         for unit in state.armies[side].lineup:
             context.note("mm.begin.energy", f"{side} {unit.name}: {_starting('AE', unit.ae, unit)}, "
@@ -124,7 +131,7 @@ def set_energy(context: Context, state: State) -> None:
 
 
 @steps("first-player")
-def first_player(context: Context, state: State) -> None:
+def first_player(context: Context, state: State, action: Mapping[str, Any]) -> None:
     state.offense = state.first_player
     context.note("mm.begin.first-player", f"{state.first_player} is the first player: its leading unit begins on the offense",
                  involves=[mechanic("offense and defense")])
@@ -137,7 +144,7 @@ def _lead_hit(context: Context, state: State, side: str, unit: Unit, foe: Unit) 
     """The damage a leading unit deals the other leading unit this round (None: negated or deferred)."""
     offense = side == state.offense
     if unit.exhausted:
-        state.rounds[str(state.round)]["deferred"].append(f"{side}:{unit.name}")
+        state.deferred.append((side, unit.name))
         return None  # its attack is exhaustion damage, dealt last
     if state.round in unit.silenced_rounds:
         context.note("mm.ability.stun", f"{unit.name} was stunned: it deals no damage this turn",
@@ -164,8 +171,7 @@ def _lead_hit(context: Context, state: State, side: str, unit: Unit, foe: Unit) 
         context.note("mm.damage.effects", f"{unit.name}: 1 + " + " + ".join(f"{b} ({n})" for n, b in effects) + f" = {amount}",
                      involves=[unit_entity(unit), *(ability(n) for n, _ in effects if n == "flying")])
     while amount > unit.ae and effects:
-        which = context.reading(AE_CAP_ORDER)
-        dropped = effects.pop() if which == "latest-first" else effects.pop(0)
+        dropped = effects.pop() if context.read(AE_CAP_ORDER, "latest-first") else effects.pop(0)
         amount -= dropped[1]
         context.note("mm.damage.ae-cap", f"{unit.name} would deal more than its AE {unit.ae}: {dropped[0]} is ignored, "
                      f"damage {amount}", involves=[unit_entity(unit), mechanic("AE")])
@@ -216,8 +222,18 @@ def _remove_defeated(context: Context, state: State) -> None:
                          involves=[unit_entity(unit), mechanic("defeat")])
 
 
+def _begin_round(state: State) -> None:
+    state.round += 1
+    state.rounds[str(state.round)] = {
+        "offense": state.offense,
+        "leads": {side: state.armies[side].lineup[0].name for side in SIDES},
+        "damage": [], "defeated": [], "dealt": 0, "rotated": False,
+    }
+
+
 @steps("leading-units-damage")
-def leading_units_damage(context: Context, state: State) -> None:
+def leading_units_damage(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _begin_round(state)
     leads = {side: state.lead(side) for side in SIDES}
     a, b = leads["A"], leads["B"]
     assert a is not None and b is not None
@@ -235,7 +251,7 @@ def _stun(context: Context, state: State, hits: list[Hit]) -> None:
     for hit in hits:
         if hit.by_side != state.offense or not hit.to.has("stun") or hit.amount <= 0:
             continue
-        silenced = hit.by if context.reading(STUN_SILENCES) == "attacker-silenced" else hit.to
+        silenced = hit.by if context.read(STUN_SILENCES, "attacker-silenced") else hit.to
         turn = next_turn(context, state.round)
         silenced.silenced_rounds |= frozenset(turn)
         context.note("mm.ability.stun", f"{hit.by.name}, on the offense, damaged {hit.to.name}, which has stun: "
@@ -244,21 +260,29 @@ def _stun(context: Context, state: State, hits: list[Hit]) -> None:
                      involves=[unit_entity(hit.by), unit_entity(hit.to), ability("stun")])
 
 
+def _ballistic_units(state: State) -> list[Unit]:
+    """The defense's ballistic units behind its leading unit (none while either army is defeated)."""
+    if not state.armies[state.offense].lineup:
+        return []
+    return [u for u in state.armies[other(state.offense)].lineup[1:] if u.has("ballistics")]
+
+
+@steps.condition("defense-has-ballistic-unit")
+def defense_has_ballistic_unit(state: State) -> bool:
+    return bool(_ballistic_units(state))
+
+
 @steps("ballistics")
-def ballistics(context: Context, state: State) -> None:
+def ballistics(context: Context, state: State, action: Mapping[str, Any]) -> None:
     side = other(state.offense)
     army = state.armies[side]
-    if not army.lineup or not state.armies[state.offense].lineup:
-        return
-    ballistic = [u for u in army.lineup[1:] if u.has("ballistics")]
-    if not ballistic:
-        return
+    ballistic = _ballistic_units(state)
     names = [u.name for u in ballistic]
     start = names.index(army.last_fired) + 1 if army.last_fired in names else 0
     shooter = (ballistic[start:] + ballistic[:start])[0]
     army.last_fired = shooter.name
     foes = state.armies[state.offense].lineup
-    if context.reading(BALLISTICS_TARGET) == "opposing-lead" or len(foes) == 1:
+    if context.read(BALLISTICS_TARGET, "opposing-lead") or len(foes) == 1:
         target = foes[0]
     else:
         target = foes[1]
@@ -281,7 +305,7 @@ def _exhausted_striker(context: Context, state: State, side: str, name: str) -> 
     if lead is not None and lead.name == name:
         return lead
     fallen = next(u for u in state.armies[side].defeated if u.name == name)
-    if context.reading(DEFEAT_BEFORE_EXHAUSTION) == "removed-at-once":
+    if context.read(DEFEAT_BEFORE_EXHAUSTION, "removed-at-once"):
         context.note("mm.defeat", f"{name} was defeated and removed earlier this round: it deals no exhaustion damage",
                      involves=[unit_entity(fallen), mechanic("defeat"), mechanic("exhaustion")])
         return None
@@ -290,11 +314,16 @@ def _exhausted_striker(context: Context, state: State, side: str, name: str) -> 
     return fallen
 
 
+@steps.condition("exhausted-units-attack")
+def exhausted_units_attack(state: State) -> bool:
+    return bool(state.deferred)
+
+
 @steps("exhaustion-damage")
-def exhaustion_damage(context: Context, state: State) -> None:
+def exhaustion_damage(context: Context, state: State, action: Mapping[str, Any]) -> None:
     hits: list[Hit] = []
-    for entry in state.rounds[str(state.round)].pop("deferred"):
-        side, name = entry.split(":", 1)
+    deferred, state.deferred = state.deferred, []
+    for side, name in deferred:
         unit, foe = _exhausted_striker(context, state, side, name), state.lead(other(side))
         if unit is None or foe is None:
             continue
@@ -317,7 +346,7 @@ def exhaustion_damage(context: Context, state: State) -> None:
 
 
 @steps("rotation")
-def rotation(context: Context, state: State) -> None:
+def rotation(context: Context, state: State, action: Mapping[str, Any]) -> None:
     entry = state.rounds[str(state.round)]
     if entry["dealt"]:
         state.quiet_rounds = 0
@@ -341,7 +370,7 @@ def rotation(context: Context, state: State) -> None:
 
 
 @steps("end-of-round")
-def end_of_round(context: Context, state: State) -> None:
+def end_of_round(context: Context, state: State, action: Mapping[str, Any]) -> None:
     left = {side: bool(state.armies[side].lineup) for side in SIDES}
     if not all(left.values()):
         state.over = True
@@ -352,7 +381,7 @@ def end_of_round(context: Context, state: State) -> None:
         else:
             context.note("mm.end.draw", "No player has any units left: a draw", involves=[mechanic("end of battle")])
         return
-    if state.rounds[str(state.round)].get("rotated") and context.reading(ROLES_AFTER_ROTATION) == "restart-with-first-player":
+    if state.rounds[str(state.round)].get("rotated") and context.read(ROLES_AFTER_ROTATION, "restart-with-first-player"):
         state.offense = state.first_player
         context.note(ROLES_AFTER_ROTATION, f"New leading units: {state.first_player}'s begins on the offense again",
                      involves=[mechanic("offense and defense"), mechanic("rotation")])
@@ -368,36 +397,26 @@ def end_of_round(context: Context, state: State) -> None:
     state.seen.add(fingerprint)
 
 
+@steps.condition("battle-goes-on")
+def battle_goes_on(state: State) -> bool:
+    return not state.over
+
+
 # === Actions ========================================================================================
 
 
-def battle(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
+@vocabulary.action("battle", "Fight: set the battle up (the first time), then fight this many rounds, or to the end.",
+                   params={"rounds": {"type": "integer", "minimum": 1}})
+def battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """Set the battle up (once), then fight the rounds asked for, or to the end."""
-    following = state.evolve()
-    if following.over:
+    if state.over:
         raise context.reject("battle-over", "the battle has already ended")
-    if not following.started:
-        procedure.walk("beginning", steps, context, following)
-        following.started = True
+    if state.step is None:
+        context.walk(state, "beginning", action)
     limit = action.get("rounds")
     fought = 0
-    while not following.over and (limit is None or fought < limit):
-        if following.round >= ROUND_LIMIT:
+    while not state.over and (limit is None or fought < limit):
+        if state.round >= ROUND_LIMIT:
             raise RuntimeError(f"no end after {ROUND_LIMIT} rounds")
-        following.round += 1
+        context.advance(state, "end-of-round", action)
         fought += 1
-        following.rounds[str(following.round)] = {
-            "offense": following.offense,
-            "leads": {side: following.lead(side).name for side in SIDES},  # type: ignore[union-attr]
-            "damage": [], "defeated": [], "dealt": 0, "rotated": False, "deferred": [],
-        }
-        procedure.walk("combat-round", steps, context, following)
-    return following
-
-
-def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
-    return battle(state, action, context, procedure)
-
-
-def settle(state: State, context: Context, procedure: Procedure) -> State:
-    return state

@@ -6,8 +6,7 @@ the units, items and buildings they use, with their Army Points and modifiers.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from checker.errors import InputError
@@ -68,7 +67,7 @@ class State:
     ap_limit: int
     first_player: str
     armies: dict[str, Army]
-    started: bool = False
+    step: str | None = None  # the procedure step the battle stands at
     round: int = 0
     offense: str = "A"
     quiet_rounds: int = 0  # consecutive rounds without damage
@@ -77,9 +76,8 @@ class State:
     stalemate: bool = False
     seen: set[str] = field(default_factory=set)
     rounds: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def evolve(self) -> "State":
-        return replace(self, armies=copy.deepcopy(self.armies), seen=set(self.seen), rounds=copy.deepcopy(self.rounds))
+    #: this round's exhausted leading units, as (side, name), whose attack waits for the exhaustion damage step
+    deferred: list[tuple[str, str]] = field(default_factory=list)
 
     def lead(self, side: str) -> Unit | None:
         lineup = self.armies[side].lineup
