@@ -98,6 +98,9 @@ def check_armies(context: Context, state: State, action: Mapping[str, Any]) -> N
     over: dict[str, int] = {}
     for side in SIDES:
         army = state.armies[side]
+        context.note("mm.army.composition", f"Army {side}: " + " + ".join(
+            f"{name} {ap} ({kind})" for kind, name, ap in army.composition) + f" = {army.ap} AP",
+            involves=[mechanic("Army Points")], total=army.ap)
         if "over-ap-limit" in army_problems(army, state.ap_limit):
             over[side] = army.ap
             context.note("mm.army.ap-limit", f"Army {side}: {army.ap} AP, over the challenge's {state.ap_limit}: "
@@ -123,6 +126,9 @@ def _starting(energy: str, value: int, unit: Unit) -> str:
 def set_energy(context: Context, state: State, action: Mapping[str, Any]) -> None:
     for side in SIDES:
         for unit in state.armies[side].lineup:
+            if unit.full_energy is not None and unit.energy < unit.full_energy:
+                context.note("mm.begin.partial-energy", f"{side} {unit.name} enters the battle at {unit.energy} of its "
+                             f"{unit.full_energy} energy", involves=[unit_entity(unit)], energy=unit.energy)
             context.note("mm.begin.energy", f"{side} {unit.name}: {_starting('AE', unit.ae, unit)}, "
                          f"{_starting('DE', unit.de, unit)}", involves=[unit_entity(unit)], ae=unit.ae, de=unit.de,
                          set_by_scenario=sorted(unit.overridden))
@@ -145,6 +151,8 @@ def _lead_hit(context: Context, state: State, side: str, unit: Unit, foe: Unit) 
     offense = side == state.offense
     if unit.exhausted:
         state.deferred.append((side, unit.name))
+        context.note("mm.exhaustion.last", f"{unit.name} is exhausted: its damage is exhaustion damage, dealt only after "
+                     "all other damage", involves=[unit_entity(unit), mechanic("exhaustion")])
         return None  # its attack is exhaustion damage, dealt last
     if state.round in unit.silenced_rounds:
         context.note("mm.ability.stun", f"{unit.name} was stunned: it deals no damage this turn",
@@ -165,6 +173,8 @@ def _lead_hit(context: Context, state: State, side: str, unit: Unit, foe: Unit) 
                          involves=[unit_entity(unit), unit_entity(foe), ability("flying")])
         else:
             effects.append(("flying", 1))
+            context.note("mm.ability.flying", f"{unit.name} flies, on the offense against a unit that does not: +1 damage",
+                         involves=[unit_entity(unit), unit_entity(foe), ability("flying")])
     effects += list(unit.bonuses)
     amount = 1 + sum(bonus for _, bonus in effects)
     if effects:
@@ -296,6 +306,8 @@ def ballistics(context: Context, state: State, action: Mapping[str, Any]) -> Non
         return
     context.note("mm.ability.ballistics", f"{side} is on the defense: {shooter.name} fires for 1 damage at {target.name}",
                  involves=[unit_entity(shooter), unit_entity(target), ability("ballistics")])
+    context.note("mm.damage.effects", f"An effect lets {shooter.name}, not a leading unit, deal damage",
+                 involves=[unit_entity(shooter), ability("ballistics")])
     state.rounds[str(state.round)]["dealt"] += deal(context, state, [Hit(shooter, side, target, 1, "ballistics")])
 
 
@@ -334,7 +346,12 @@ def exhaustion_damage(context: Context, state: State, action: Mapping[str, Any])
         if foe.has("agility") and not foe.exhausted:
             context.note("mm.ability.agility", f"{foe.name} has agility and is not exhausted: it cannot be dealt "
                          f"{unit.name}'s exhaustion damage", involves=[unit_entity(unit), unit_entity(foe), ability("agility")])
+            context.note("mm.damage.negated", f"{unit.name}'s exhaustion damage is negated: neither AE nor DE is consumed",
+                         involves=[unit_entity(unit)])
             continue
+        if foe.has("agility"):
+            context.note("mm.ability.agility", f"{foe.name} has agility but is exhausted: it can be dealt "
+                         f"{unit.name}'s exhaustion damage", involves=[unit_entity(unit), unit_entity(foe), ability("agility")])
         if unit.bonuses or unit.has("flying"):
             context.note("mm.exhaustion.no-damage-abilities", f"{unit.name} is exhausted: abilities that increase its damage "
                          "are ignored", involves=[unit_entity(unit), mechanic("exhaustion")])

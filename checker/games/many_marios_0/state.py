@@ -42,6 +42,8 @@ class Unit:
     de: int
     abilities: frozenset[str]
     bonuses: tuple[tuple[str, int], ...]  # damage-raising effects, in the order they apply
+    energy: int = 0  # the energy it enters the battle with
+    full_energy: int | None = None
     silenced_rounds: frozenset[int] = frozenset()  # "deals no damage on its next turn"
     #: "AE"/"DE" the scenario set directly -> what energy plus modifiers would have made it
     overridden: dict[str, int] = field(default_factory=dict)
@@ -58,6 +60,8 @@ class Unit:
 class Army:
     ap: int
     lineup: list[Unit]
+    #: what the AP total is made of: (kind, name, AP) for every unit, item and building
+    composition: tuple[tuple[str, str, int], ...] = ()
     defeated: list[Unit] = field(default_factory=list)
     last_fired: str | None = None  # the ballistic unit that fired last
 
@@ -125,7 +129,7 @@ def build_state(initial: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
         raw = initial["armies"][side]
         at = ("initial", "armies", side)
         buildings = [_piece(book, b, "building", at + ("buildings", i)) for i, b in enumerate(raw.get("buildings", []))]
-        ap = sum(b.ap for b in buildings)
+        pieces: list[Piece] = []
         lineup: list[Unit] = []
         for index, entry in enumerate(raw["lineup"]):
             path = at + ("lineup", index)
@@ -145,10 +149,12 @@ def build_state(initial: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
             lineup.append(Unit(
                 name=name, piece=piece.name, ae=preset.get("AE", computed["AE"]), de=preset.get("DE", computed["DE"]),
                 abilities=piece.abilities, bonuses=tuple((m.name, m.damage) for m in modifiers if m.damage),
-                overridden={key: computed[key] for key in preset},
+                energy=energy, full_energy=piece.full_energy, overridden={key: computed[key] for key in preset},
             ))
-            ap += piece.ap + sum(i.ap for i in items)
-        armies[side] = Army(ap=ap, lineup=lineup)
+            pieces += [piece, *items]
+        pieces += buildings
+        armies[side] = Army(ap=sum(p.ap for p in pieces), lineup=lineup,
+                            composition=tuple((p.kind, p.name, p.ap) for p in pieces))
     first = initial.get("first_player", "A")
     return State(ap_limit=initial["ap_limit"], first_player=first, armies=armies, offense=first)
 
