@@ -166,29 +166,30 @@ class StepHandlers(Generic[S]):
 
     def __call__(self, step_id: str) -> Callable[[StepHandler[S]], StepHandler[S]]:
         """Decorator: ``@steps("declare-attack")`` binds the handler of that step."""
-
-        def register(function: StepHandler[S]) -> StepHandler[S]:
-            if step_id in self.handlers:
-                raise ValueError(f"step {step_id!r} has two handlers")
-            self.handlers[step_id] = function
-            return function
-
-        return register
+        return _binder(self.handlers, step_id, f"step {step_id!r} has two handlers")
 
     def condition(self, name: str) -> Callable[[Condition[S]], Condition[S]]:
         """Decorator: ``@steps.condition("in-battle")`` binds the predicate a step's ``condition`` names."""
-
-        def register(function: Condition[S]) -> Condition[S]:
-            if name in self.predicates:
-                raise ValueError(f"condition {name!r} has two predicates")
-            self.predicates[name] = function
-            return function
-
-        return register
+        return _binder(self.predicates, name, f"condition {name!r} has two predicates")
 
     @property
     def ids(self) -> frozenset[str]:
         return frozenset(self.handlers)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _binder(table: dict[str, F], key: str, twice: str) -> Callable[[F], F]:
+    """A decorator that enters a function in ``table`` under ``key``, once."""
+
+    def bind(function: F) -> F:
+        if key in table:
+            raise ValueError(twice)
+        table[key] = function
+        return function
+
+    return bind
 
 
 class BindingError(ValueError):
@@ -317,12 +318,16 @@ _STEP_KEYS = {"id", "title", "rulings", "when", "repeat", "condition", "returns_
 _PHASE_KEYS = {"id", "title", "steps", "phases", "section"}
 
 
+def _known_keys(raw: Mapping[str, Any], known: set[str], where: str) -> None:
+    unknown = set(raw) - known
+    if unknown:
+        raise BindingError(f"{where}: unknown keys {sorted(unknown)}")
+
+
 def _window(raw: Any, where: str) -> Window:
     if raw == ANY:
         return Window(None)
-    unknown = set(raw) - {"allows", "refuse", "ruling", "admits_ruling"}
-    if unknown:
-        raise BindingError(f"{where}: unknown window keys {sorted(unknown)}")
+    _known_keys(raw, {"allows", "refuse", "ruling", "admits_ruling"}, f"window of {where!r}")
     allows = raw.get("allows", ANY)
     return Window(
         allows=None if allows == ANY else frozenset(allows),
@@ -333,9 +338,7 @@ def _window(raw: Any, where: str) -> Window:
 
 
 def _step(raw: Mapping[str, Any]) -> Step:
-    unknown = set(raw) - _STEP_KEYS
-    if unknown:
-        raise BindingError(f"step {raw.get('id')!r}: unknown keys {sorted(unknown)}")
+    _known_keys(raw, _STEP_KEYS, f"step {raw.get('id')!r}")
     return Step(
         id=raw["id"],
         title=raw["title"],
@@ -350,9 +353,7 @@ def _step(raw: Mapping[str, Any]) -> Step:
 
 
 def _phase(raw: Mapping[str, Any]) -> Phase:
-    unknown = set(raw) - _PHASE_KEYS
-    if unknown:
-        raise BindingError(f"phase {raw.get('id')!r}: unknown keys {sorted(unknown)}")
+    _known_keys(raw, _PHASE_KEYS, f"phase {raw.get('id')!r}")
     return Phase(
         id=raw["id"],
         title=raw["title"],
