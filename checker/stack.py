@@ -2,7 +2,7 @@
 
 Links are added on top; when every player passes in turn, the stack resolves
 last in, first out. A link may negate the link below it, which then resolves to
-nothing. Yu-Gi-Oh calls the stack a Chain; other games call it cut-ins or
+nothing. Some games call the stack a Chain, others call it cut-ins or
 responses. The stack is immutable: every operation returns a new one.
 """
 
