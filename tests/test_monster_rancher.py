@@ -50,18 +50,34 @@ ACTIONS = [
 
 
 @pytest.mark.parametrize("sequence", list(itertools.permutations(range(len(ACTIONS)), 3)))
-def test_apply_never_changes_the_state_it_is_given(sequence: tuple[int, ...]) -> None:
+def test_apply_changes_the_state_it_is_given_only_to_end_a_defense_step_for_good(sequence: tuple[int, ...]) -> None:
+    """A refused action other than ``defend`` leaves the state as ``settle`` would: Defense Step over."""
     state, context = fresh()
     for index in sequence:
+        action = ACTIONS[index]
         before = copy.deepcopy(GAME.observe(state))
+        ended = GAME.observe(GAME.settle(state, Context(GAME.catalogue)))
         try:
-            following = GAME.apply(state, ACTIONS[index], context)
+            following, refused = GAME.apply(state, action, context), False
         except Rejection:
-            following = state
-        assert GAME.observe(state) == before
+            following, refused = state, True
+        moved_on = refused and action["action"] != "defend"
+        assert GAME.observe(state) == (ended if moved_on else before)
         state = following
         if state.loser:
             break
+
+
+def test_a_refused_action_deals_the_waiting_damage_once_and_ends_the_defense_step() -> None:
+    state, context = fresh()
+    state = GAME.apply(state, ACTIONS[0], context)
+    for refused, reason in ((ACTIONS[1], "card-not-in-hand"), (ACTIONS[3], "defense-step-over")):
+        with pytest.raises(Rejection) as rejected:
+            GAME.apply(state, refused, context)
+        assert rejected.value.reason == reason
+    state = GAME.settle(GAME.apply(state, ACTIONS[5], context), context)
+    assert [step.text for step in context.trace if step.text.startswith("Mocchi takes")] == ["Mocchi takes 5 damage: LP 10 → 5"]
+    assert GAME.observe(state)["players"]["B"]["monsters"]["Mocchi"]["lp"] == 5
 
 
 def test_trace_follows_the_declared_procedure_order() -> None:

@@ -9,7 +9,8 @@ Cards). Every trace line cites the ruling it applies.
 An attack is walked through the procedure declared in ``procedure.yaml``: the
 Attack Step runs when the ``attack`` action is applied, each ``defend`` action
 runs the repeating Defense Step step, and the Defense Step closes (damage is
-dealt) before the next other action or at the end of the scenario.
+dealt) before the next other action, for good even if the rules refuse that
+action, or at the end of the scenario.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from checker.errors import InputError
+from checker.errors import InputError, Rejection
 from checker.game import Context
 from checker.games.monster_rancher_bc2.state import (
     Breeder,
@@ -517,6 +518,11 @@ def defend(context: Context, state: State, action: Mapping[str, Any], procedure:
 def defense_card(context: Context, state: State, action: Mapping[str, Any]) -> None:
     pending = state.pending
     player = action["player"]
+    if pending is None and state.attacks:
+        raise context.reject(
+            "defense-step-over", f"the Defense Step against {state.attacks[-1]['card']} is over: its damage has been dealt",
+            involves=[mechanic("Defense Step")],
+        )
     if pending is None:
         raise context.reject("no-attack-to-defend", "there is no attack in its Defense Step")
     if player == pending.player:
@@ -1170,13 +1176,24 @@ ACTIONS: dict[str, Action] = {
 
 
 def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
-    """The state after ``action``; ``state`` itself is never changed."""
+    """The state after ``action``.
+
+    ``state`` is left unchanged with one exception: an action other than ``defend`` means the
+    attacker has moved on, which ends an open Defense Step for good. If the rules then refuse
+    the action, ``state`` itself takes on the ended Defense Step, since the caller keeps it.
+    """
     if state.loser is not None:
         raise context.reject("game-over", f"{state.loser} has already lost")
-    following = state.evolve()
-    if action["action"] != "defend" and following.pending is not None:
-        close_defense_step(context, following, procedure)
-    ACTIONS[action["action"]](context, following, action, procedure)
+    moved_on = state
+    if action["action"] != "defend" and state.pending is not None:
+        moved_on = settle(state, context, procedure)
+    following = moved_on.evolve()
+    try:
+        ACTIONS[action["action"]](context, following, action, procedure)
+    except Rejection:
+        if moved_on is not state:
+            state.become(moved_on)
+        raise
     return following
 
 

@@ -9,7 +9,7 @@ described in a small vocabulary (``cards.yaml`` and a scenario's ``cards:``).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, Mapping
 
 from checker.errors import InputError
@@ -212,6 +212,15 @@ class State:
             pending=copy.deepcopy(self.pending),
             attacks=copy.deepcopy(self.attacks),
         )
+
+    def become(self, other: "State") -> None:
+        """Take on ``other``'s whole value, in place.
+
+        Only for a transition that must outlive the refusal of the action that triggered it
+        (the runner keeps the state it gave to a refused action).
+        """
+        for each in fields(self):
+            setattr(self, each.name, getattr(other, each.name))
 
     def breeder(self, player: str) -> Breeder:
         return self.players[player]
