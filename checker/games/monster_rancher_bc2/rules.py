@@ -267,6 +267,14 @@ def damaged_by(work: Attack, split: Mapping[str, int] | None = None) -> list[Mon
 def check_taunts(context: Context, state: State, work: Attack, damaged: list[Monster]) -> None:
     """Taunts are checked in the Attack Step, on the monsters the move would damage."""
     defenders = state.breeder(opponent(work.player)).monsters
+    taunts = [status_entity(s.name) for m in defenders for s in m.statuses if s.definition.taunt]
+    if work.card.type == "SPE":
+        if taunts:
+            context.note(
+                "mr.taunt.spe-unaffected", f"{work.card.name} is an SPE move and does no damage: taunts do not apply",
+                involves=[*taunts, mechanic("taunt"), mechanic("SPE")],
+            )
+        return
     hit = {m.name for m in damaged if m.player != work.player}
     for monster in defenders:
         for status in monster.statuses:
@@ -295,7 +303,6 @@ def check_taunts(context: Context, state: State, work: Attack, damaged: list[Mon
                     "mr.taunt.provoke", monster=monster.name,
                     involves=[monster_entity(monster), status_entity(status.name), mechanic("taunt")],
                 )
-    taunts = [status_entity(s.name) for m in defenders for s in m.statuses if s.definition.taunt]
     if taunts:
         context.note(
             "mr.attack.taunt-check", "Taunts checked in the Attack Step: the move is allowed",
