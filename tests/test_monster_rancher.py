@@ -10,7 +10,7 @@ import pytest
 from checker.errors import Rejection
 from checker.game import Context
 from checker.games import registry
-from checker.games.monster_rancher_bc2.state import halve
+from checker.games.monster_rancher_bc2.state import Reduction, halve
 
 GAME = registry()["monster-rancher-bc2"]
 
@@ -36,6 +36,12 @@ def test_halving_rounds_toward_the_favoured_side(value: int) -> None:
     assert up + down == value
     assert up - down == value % 2
     assert down == value // 2
+
+
+@pytest.mark.parametrize("damage", range(0, 12))
+@pytest.mark.parametrize("amount", range(0, 5))
+def test_a_flat_reduction_takes_its_amount_off_and_stops_at_zero(damage: int, amount: int) -> None:
+    assert Reduction("minus", amount).apply(damage) == max(0, damage - amount)
 
 
 ACTIONS = [

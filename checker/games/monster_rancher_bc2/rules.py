@@ -27,6 +27,7 @@ from checker.games.monster_rancher_bc2.state import (
     Hit,
     Monster,
     PendingAttack,
+    Reduction,
     State,
     Status,
     StatusDef,
@@ -628,7 +629,7 @@ def _own_hits(pending: PendingAttack, user: Monster) -> list[Hit]:
     return [h for h in pending.hits if (h.player, h.monster) == (user.player, user.name)]
 
 
-def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: str, card: str) -> None:
+def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: Reduction, card: str) -> None:
     if pending.not_reduced_by_blk:
         context.note(
             "mr.not-reduced.intro", f"{pending.card} is not reduced by BLK moves: {card} has no effect on it",
@@ -638,25 +639,34 @@ def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: 
     for hit in _own_hits(pending, user):
         before = hit.amount
         hit.reductions += (reduction,)
-        if reduction == "halve":
+        if reduction.kind == "halve":
             context.note(
                 "mr.rounding.golden-rule",
                 f"{card} halves {before} damage to {hit.amount} (rounded in favour of the attacker)",
                 before=before, after=hit.amount, involves=[mechanic("rounding")],
+            )
+        elif reduction.kind == "minus":
+            context.note(
+                None, f"{card} reduces the damage to {user.name} by {reduction.amount}: {before} → {hit.amount}",
+                before=before, after=hit.amount, involves=[monster_entity(user), mechanic("damage reduction")],
             )
         else:
             context.note(None, f"{card} reduces the {pending.move_type} move to 0 against {user.name}")
 
 
 def halve_damage(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
-    _reduce(context, pending, user, "halve", action["card"])
+    _reduce(context, pending, user, Reduction("halve"), action["card"])
+
+
+def reduce_damage(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    _reduce(context, pending, user, Reduction("minus", effect.amount), action["card"])
 
 
 def zero_move(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     if effect.move_type and effect.move_type != pending.move_type:
         context.note(None, f"{action['card']} only reduces {effect.move_type} moves; {pending.card} is {pending.move_type}")
         return
-    _reduce(context, pending, user, "zero", action["card"])
+    _reduce(context, pending, user, Reduction("zero"), action["card"])
 
 
 def _attacker(state: State, pending: PendingAttack) -> Monster:
@@ -756,6 +766,7 @@ DEFENSE_EFFECTS: dict[str, DefenseEffect] = {
     "take-for-allies": take_for_allies,
     "pass-to-ally": pass_to_ally,
     "halve-damage": halve_damage,
+    "reduce-damage": reduce_damage,
     "zero-move": zero_move,
     "reflect-half": reflect,
     "reflect-all": reflect,

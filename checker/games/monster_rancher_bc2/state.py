@@ -138,6 +138,22 @@ class Breeder:
         return next((m for m in self.monsters if m.name == name), None)
 
 
+@dataclass(frozen=True)
+class Reduction:
+    """One defense card's cut to the damage its user takes: halve it, take ``amount`` off, or make it 0."""
+
+    kind: Literal["halve", "minus", "zero"]
+    amount: int = 0
+
+    def apply(self, damage: int) -> int:
+        if self.kind == "zero":
+            return 0
+        if self.kind == "minus":
+            return max(0, damage - self.amount)
+        # The defender played the card: the rounding favours the attacker.
+        return halve(damage, round_up=True)
+
+
 @dataclass
 class Hit:
     """Damage waiting in the Defense Step for the monster that holds it.
@@ -153,7 +169,7 @@ class Hit:
     versus: Mapping[str, int]
     attribute_checked: str | None  # the attribute the condition was judged against; None = not checked
     env_add: int = 0
-    reductions: tuple[str, ...] = ()  # "halve", "zero"
+    reductions: tuple[Reduction, ...] = ()  # in the order the defense cards were played
     redirected_from: tuple[str, str] | None = None
     original_target: tuple[str, str] | None = None
     reflected: bool = False
@@ -171,7 +187,7 @@ class Hit:
             return 0
         value = self.pre_attribute * self.factor + self.env_add
         for reduction in self.reductions:
-            value = 0 if reduction == "zero" else halve(value, round_up=True)
+            value = reduction.apply(value)
         return value
 
 
