@@ -350,11 +350,34 @@ def check_taunts(context: Context, state: State, attack: Attack, damaged: list[M
                     "mr.taunt.provoke", monster=monster.name,
                     involves=[monster_entity(monster), status_entity(status.name), mechanic("taunt")],
                 )
+    for monster in defenders:
+        for status in monster.statuses:
+            if status.definition.taunt and not monster.ko:
+                _taunt_satisfied(context, attack, monster, status, monster.name in hit)
+    for monster in damaged:
+        if monster.has("damage_immune"):
+            context.note(
+                "mr.card.doll-not-taunt", f"{monster.name} is under Doll, which is not a taunt: it may be attacked, for 0 damage",
+                involves=[monster_entity(monster), status_entity("Doll"), mechanic("taunt")],
+            )
     if taunts:
         context.note(
             "mr.attack.taunt-check", "Taunts checked in the Attack Step: the move is allowed",
             involves=[*taunts, mechanic("taunt")],
         )
+
+
+def _taunt_satisfied(context: Context, attack: Attack, monster: Monster, status: Status, damaged: bool) -> None:
+    """The taunt a move obeys: it damages a monster that requires it, or spares one that forbids it."""
+    several = attack.card.spread != "single"
+    if status.definition.taunt == "must-damage":
+        ruling = "mr.taunt.provoke-aoe-distributable" if several else "mr.taunt.provoke"
+        text = f"{monster.name} has {status.name}: the move damages it, as it must"
+    else:
+        forbids = "mr.taunt.in-your-face" if status.name == "In Your Face" else "mr.taunt.enchant"
+        ruling = "mr.taunt.enchant-aoe-distributable" if several else forbids
+        text = f"{monster.name} has {status.name}: the move does not damage it"
+    context.note(ruling, text, involves=[monster_entity(monster), status_entity(status.name), mechanic("taunt")])
 
 
 @steps.condition("targets-known")
@@ -498,10 +521,13 @@ def env_prohibition(context: Context, state: State, action: Mapping[str, Any]) -
         )
 
 
-def pay_guts(context: Context, breeder: Breeder, cards: list[Card]) -> None:
+def pay_guts(context: Context, breeder: Breeder, cards: list[Card], ruling: str | None = None) -> None:
     cost = sum(card.cost for card in cards)
     if cost > breeder.guts:
-        raise context.reject("not-enough-guts", f"{' + '.join(c.name for c in cards)} costs {cost} GUTS; {breeder.player} has {breeder.guts}")
+        raise context.reject(
+            "not-enough-guts", f"{' + '.join(c.name for c in cards)} costs {cost} GUTS; {breeder.player} has {breeder.guts}",
+            ruling, involves=[mechanic("GUTS")],
+        )
     breeder.guts -= cost
     spend_cards(breeder, [card.name for card in cards])
     if cost:
@@ -511,7 +537,7 @@ def pay_guts(context: Context, breeder: Breeder, cards: list[Card]) -> None:
 @steps("pay-guts")
 def pay_guts_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
     attack = running(state)
-    pay_guts(context, state.breeder(attack.player), [attack.card, *attack.combos])
+    pay_guts(context, state.breeder(attack.player), [attack.card, *attack.combos], "mr.attack.guts-paid-last")
     context.note("mr.attack.guts-paid-last", "GUTS are paid after every check has passed", involves=[mechanic("GUTS")])
     for status in attack.bonus_statuses:
         if status.definition.consumed:
@@ -622,6 +648,12 @@ def defense_card(context: Context, state: State, action: Mapping[str, Any]) -> N
         "mr.defense.order", f"{monster.name} plays {card.name}; it resolves now, on its own",
         involves=[monster_entity(monster), mechanic("Defense Step")],
     )
+    own = _own_hits(pending, monster)
+    if own and all(h.amount == 0 or monster.has("damage_immune") for h in own):
+        context.note(
+            "mr.defense.zero-defendable", f"{monster.name} defends against a move reduced to 0 damage",
+            involves=[monster_entity(monster), mechanic("Defense Step")],
+        )
     for effect in card.effects:
         vocabulary.effect_handler(DEFENSE, effect.kind)(context, state, pending, monster, effect, action)
     context.note(None, "Damage waiting: " + _hits_text(pending.hits))
@@ -662,11 +694,21 @@ def _move_hits(context: Context, pending: PendingAttack, source: Monster, target
         )
         pending.hits[pending.hits.index(hit)] = redirected
         context.note(
-            "mr.redirect.original-attribute",
-            f"{card}: {hit.amount} damage for {source.name} goes to {target.name}; "
-            f"{target.name}'s attribute ({target.attribute}) is not checked",
+            "mr.redirect.definition", f"{card} redirects: {target.name} takes the {hit.amount} damage meant for {source.name}",
             amount=hit.amount, involves=[monster_entity(source), monster_entity(target), mechanic("redirection")],
         )
+        context.note(
+            "mr.redirect.original-attribute", f"{target.name}'s attribute ({target.attribute}) is not checked",
+            involves=[monster_entity(target), mechanic("redirection"), mechanic("attribute")],
+        )
+        for status in source.statuses:
+            if status.definition.taunt == "must-damage":
+                context.note(
+                    "mr.taunt.attack-step-check",
+                    f"{source.name} has {status.name} and no longer takes the damage: the taunt was checked in the "
+                    "Attack Step, so the move stands",
+                    involves=[monster_entity(source), status_entity(status.name), mechanic("taunt"), mechanic("redirection")],
+                )
         if pending.not_reduced_by_blk:
             context.note(
                 "mr.not-reduced.redirect", "Redirecting is not reducing: it works against 'not reduced by BLK'",
@@ -820,6 +862,12 @@ def change_attribute(context: Context, state: State, monster: Monster, attribute
 def defense_change_attribute(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     target = monster_of(state, user.player, action.get("choose", user.name), ("choose",))
     if not change_attribute(context, state, target, effect.attribute or "", action["card"]):
+        if any((h.player, h.monster) == (target.player, target.name) and h.redirected_from for h in pending.hits):
+            context.note(
+                "mr.redirect.new-attribute-on-change",
+                f"{target.name}'s attribute did not change: the damage redirected to it is not rechecked",
+                involves=[monster_entity(target), mechanic("attribute"), mechanic("redirection")],
+            )
         return
     for hit in pending.hits:
         if (hit.player, hit.monster) == (target.player, target.name) and not hit.reflected:
@@ -838,11 +886,6 @@ def defense_grant_status(context: Context, state: State, pending: PendingAttack,
     definition = state.statuses[effect.status or ""]
     grant(user, definition, effect.turns, action["card"])
     context.note(None, f"{action['card']}: {user.name} gains {definition.name}")
-    if all(h.amount == 0 for h in _own_hits(pending, user)) and _own_hits(pending, user):
-        context.note(
-            "mr.defense.zero-defendable", f"{user.name} defended a move reduced to 0 damage",
-            involves=[monster_entity(user), status_entity(definition.name), mechanic("Defense Step")],
-        )
 
 
 def close_defense_step(context: Context, state: State) -> None:
