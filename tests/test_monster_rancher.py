@@ -9,10 +9,8 @@ import pytest
 
 from checker.errors import Rejection
 from checker.game import Context
-from checker.games import registry
-from checker.games.monster_rancher_bc2.state import halve
-
-GAME = registry()["monster-rancher-bc2"]
+from checker.games.monster_rancher_bc2 import GAME
+from checker.games.monster_rancher_bc2.state import Reduction, halve
 
 INITIAL = {
     "env": "Nice Fight",
@@ -26,7 +24,7 @@ INITIAL = {
 
 
 def fresh():
-    context = Context(GAME.catalogue)
+    context = Context(GAME)
     return GAME.setup(INITIAL, {}, context), context
 
 
@@ -36,6 +34,12 @@ def test_halving_rounds_toward_the_favoured_side(value: int) -> None:
     assert up + down == value
     assert up - down == value % 2
     assert down == value // 2
+
+
+@pytest.mark.parametrize("damage", range(0, 12))
+@pytest.mark.parametrize("amount", range(0, 5))
+def test_a_flat_reduction_takes_its_amount_off_and_stops_at_zero(damage: int, amount: int) -> None:
+    assert Reduction("minus", amount).apply(damage) == max(0, damage - amount)
 
 
 ACTIONS = [
@@ -50,18 +54,40 @@ ACTIONS = [
 
 
 @pytest.mark.parametrize("sequence", list(itertools.permutations(range(len(ACTIONS)), 3)))
-def test_apply_never_changes_the_state_it_is_given(sequence: tuple[int, ...]) -> None:
+def test_apply_never_changes_the_state_it_is_given_and_a_refusal_stands_where_the_attacker_moved_on(
+    sequence: tuple[int, ...],
+) -> None:
+    """Play stands, after a refused action, where it was before; after a refused action other than
+    ``defend``, where ``settle`` would leave it: the attacker moved on and the Defense Step is over."""
     state, context = fresh()
     for index in sequence:
-        before = copy.deepcopy(GAME.observe(state))
+        action = ACTIONS[index]
+        given = copy.deepcopy(state)
+        ended = GAME.observe(GAME.settle(state, Context(GAME)))
         try:
-            following = GAME.apply(state, ACTIONS[index], context)
-        except Rejection:
-            following = state
-        assert GAME.observe(state) == before
+            following, refused = GAME.apply(state, action, context), False
+        except Rejection as rejection:
+            following, refused = rejection.standing, True
+        assert state == given
+        if refused:
+            moved_on = action["action"] != "defend"
+            assert GAME.observe(following) == (ended if moved_on else GAME.observe(state))
         state = following
         if state.loser:
             break
+
+
+def test_a_refused_action_deals_the_waiting_damage_once_and_ends_the_defense_step() -> None:
+    state, context = fresh()
+    state = GAME.apply(state, ACTIONS[0], context)
+    for refused, reason in ((ACTIONS[1], "card-not-in-hand"), (ACTIONS[3], "defense-step-over")):
+        with pytest.raises(Rejection) as rejected:
+            GAME.apply(state, refused, context)
+        assert rejected.value.reason == reason
+        state = rejected.value.standing
+    state = GAME.settle(GAME.apply(state, ACTIONS[5], context), context)
+    assert [step.text for step in context.trace if step.text.startswith("Mocchi takes")] == ["Mocchi takes 5 damage: LP 10 → 5"]
+    assert GAME.observe(state)["players"]["B"]["monsters"]["Mocchi"]["lp"] == 5
 
 
 def test_trace_follows_the_declared_procedure_order() -> None:
@@ -76,7 +102,7 @@ def test_trace_follows_the_declared_procedure_order() -> None:
 
 
 def test_the_trace_refuses_a_ruling_that_is_not_catalogued() -> None:
-    context = Context(GAME.catalogue)
+    context = Context(GAME)
     with pytest.raises(KeyError):
         context.note("mr.no-such-ruling", "text")
 

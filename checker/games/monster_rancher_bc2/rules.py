@@ -7,25 +7,27 @@ Points Loss, Status through KO, Hand/Deck/Discard; Clarification on Specific
 Cards). Every trace line cites the ruling it applies.
 
 An attack is walked through the procedure declared in ``procedure.yaml``: the
-Attack Step runs when the ``attack`` action is applied, each ``defend`` action
-runs the repeating Defense Step step, and the Defense Step closes (damage is
-dealt) before the next other action or at the end of the scenario.
+``attack`` action walks the Attack Step, each ``defend`` action runs the
+repeating Defense Step step, and the rest of the Defense Step (damage is dealt)
+is walked before the next other action, for good even if the rules refuse that
+action (``before_action``), or at the end of the scenario (``settle``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from checker.errors import InputError
 from checker.game import Context
 from checker.games.monster_rancher_bc2.state import (
+    Attack,
     Breeder,
     Card,
     Effect,
     Hit,
     Monster,
     PendingAttack,
+    Reduction,
     State,
     Status,
     StatusDef,
@@ -36,13 +38,40 @@ from checker.games.monster_rancher_bc2.state import (
     observe,
     opponent,
 )
-from checker.procedure import Procedure, StepHandlers
+from checker.procedure import StepHandlers
 from checker.trace import Entity, mechanic
+from checker.vocabulary import Vocabulary, ref
 
-steps = StepHandlers()
-__all__ = ["steps", "setup", "observe", "apply", "settle"]
+steps: StepHandlers[State] = StepHandlers()
+vocabulary = Vocabulary()
+vocabulary.reasons(
+    game_over="A Breeder has lost: the battle is over.",
+    not_your_turn="It is the other Breeder's turn.",
+    monster_ko="The monster is KO'd.",
+    card_not_in_hand="The card is not in the Breeder's hand.",
+    wrong_user="The card is another monster's card, or a monster's card played with no monster named.",
+    ensnare="Ensnare: a monster may not use an SPE card.",
+    missing_status="The move needs its user to have a status it does not have.",
+    cannot_attack="A status stops the monster from attacking.",
+    already_attacked="The monster is Exhausted: it has already attacked.",
+    invalid_target="The monster cannot be chosen: KO'd as a target, or not KO'd for a revival.",
+    taunt_forbids_target="A taunt (Enchant, In Your Face) forbids damaging that monster.",
+    taunt_requires_target="A taunt (Provoke) requires the move to damage that monster too.",
+    env_forbids_final_damage="The ENV card in play forbids this Final Damage.",
+    not_enough_guts="The Breeder has too few GUTS to pay the cost.",
+    split_does_not_match="A distributable move's split does not add up to its Final Damage.",
+    no_attack_to_defend="There is no attack in its Defense Step.",
+    defense_step_over="The attack's Defense Step is over: its damage has been dealt.",
+    own_attack="A Breeder cannot defend against its own attack.",
+    not_affected="A monster the attack does not affect cannot respond with a Defense Card.",
+    insufficient_cards="Too few cards in the hand or the discard pile for the card's effect.",
+)
+__all__ = ["steps", "vocabulary", "setup", "observe", "before_action", "settle"]
 ATTACK_STEP = "attack-step"
 DEFENSE_STEP = "defense-step"
+SKILL = "skill-effect"
+DEFENSE = "defense-effect"
+ON_DAMAGE = "on-damage-effect"
 
 # Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
 UNAFFECTED_REDIRECTION = "mr.amb.unaffected-monster-redirects"
@@ -50,26 +79,13 @@ ON_DAMAGE_AFTER_REDIRECT = "mr.amb.on-damage-effects-after-redirect"
 HIDDEN_STATUS_ON_REVIVAL = "mr.amb.hidden-status-on-revival"
 LAST_TRUMP_RETURNED_CARD = "mr.amb.last-trump-returned-card"
 
-
-@dataclass
-class Attack:
-    """The working record of one attack while its Attack Step runs."""
-
-    player: str
-    attacker: Monster
-    card: Card
-    combos: list[Card]
-    action: Mapping[str, Any]
-    affected: list[Monster] = field(default_factory=list)
-    raw: int = 0
-    expression: str = ""  # how ``raw`` was reached, for the trace
-    env_add: int = 0
-    final_damage: int = 0
-    bonus_statuses: list[Status] = field(default_factory=list)
-
-    @property
-    def names(self) -> str:
-        return " + ".join([self.card.name, *(c.name for c in self.combos)])
+# Parameters of effect kinds (what each kind reads of its effect).
+TO = {"enum": ["self", "allies", "target", "own-monster", "breeder", "opponent-breeder"],
+      "description": "Who the effect acts on (default: the monster using the card)."}
+TURNS = {"type": "integer", "minimum": 1, "description": "Turn ends before the status expires (omit: until removed)."}
+STATUS = {"type": "string", "description": "A status of the catalogue or of the scenario's 'cards:'."}
+CARDS = {"type": "integer", "minimum": 0, "description": "How many cards."}
+LP = {"type": "integer", "minimum": 0, "description": "Life Points."}
 
 
 # --- Looking things up in an action -----------------------------------------------------------
@@ -161,57 +177,88 @@ def grant(target: Monster | Breeder, definition: StatusDef, turns: int | None, s
     target.statuses.append(Status(definition, turns, source))
 
 
-def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
+def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
     """The battle as the scenario sets it, with the catalogue's cards and statuses and the scenario's own."""
-    card_book, status_book = books(catalogue, cards)
+    card_book, status_book = books(book, cards)
     return build_state(initial, card_book, status_book)
+
+
+def game_on(context: Context, state: State) -> None:
+    if state.loser is not None:
+        raise context.reject("game-over", f"{state.loser} has already lost")
 
 
 # === Damage Calculation ==========================================================================
 # --- Commence your Attack Step. -------------------------------------------------------------
 
 
-def attack(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action(
+    "attack", "Use an attack move, combined with other cards (Attack Step).",
+    params={
+        "player": ref("player"),
+        "monster": {"type": "string"},
+        "card": {"type": "string"},
+        "combo": ref("card-list"),
+        "target": {"type": "string", "description": "Single-target moves: the monster declared now."},
+        "split": {
+            "type": "object",
+            "description": "Distributable moves: damage per opposing monster, decided after the ENV check.",
+            "additionalProperties": {"type": "integer", "minimum": 0},
+        },
+    },
+    required=["player", "monster", "card"],
+)
+def attack_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    game_on(context, state)
     player = turn_player(context, state, action).player
     attacker = monster_of(state, player, action["monster"], ("monster",))
     card = card_of(state, action["card"], ("card",), "attack")
     combos = [card_of(state, name, ("combo", i), "combo") for i, name in enumerate(action.get("combo", []))]
-    work = Attack(player, attacker, card, combos, action)
+    state.attack = Attack(player, attacker, card, combos)
     with context.involving(card_entity(card), *map(card_entity, combos), monster_entity(attacker)):
-        procedure.walk(ATTACK_STEP, steps, context, state, work)
+        context.walk(state, ATTACK_STEP, action)
+    state.attack = None
+
+
+def running(state: State) -> Attack:
+    """The attack whose Attack Step is running."""
+    assert state.attack is not None
+    return state.attack
 
 
 @steps("play-move")
-def play_move(context: Context, state: State, work: Attack) -> None:
-    breeder = state.breeder(work.player)
-    if work.attacker.ko:
-        raise context.reject("monster-ko", f"{work.attacker.name} is KO'd")
-    require_in_hand(context, breeder, [work.card.name, *(c.name for c in work.combos)])
-    for card in [work.card, *work.combos]:
-        check_user(context, state, work.player, work.attacker, card)
-    if work.card.requires_status and not work.attacker.status(work.card.requires_status):
+def play_move(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
+    breeder = state.breeder(attack.player)
+    if attack.attacker.ko:
+        raise context.reject("monster-ko", f"{attack.attacker.name} is KO'd")
+    require_in_hand(context, breeder, [attack.card.name, *(c.name for c in attack.combos)])
+    for card in [attack.card, *attack.combos]:
+        check_user(context, state, attack.player, attack.attacker, card)
+    if attack.card.requires_status and not attack.attacker.status(attack.card.requires_status):
         raise context.reject(
-            "missing-status", f"{work.card.name} needs {work.attacker.name} to have {work.card.requires_status}"
+            "missing-status", f"{attack.card.name} needs {attack.attacker.name} to have {attack.card.requires_status}"
         )
-    for status in work.attacker.statuses:
+    for status in attack.attacker.statuses:
         if status.definition.cannot_attack:
-            raise context.reject("cannot-attack", f"{work.attacker.name} has {status.name} and cannot attack")
-    if work.attacker.has("exhausted") and not work.attacker.has("unlimited_attacks"):
-        raise context.reject("already-attacked", f"{work.attacker.name} is Exhausted (already attacked)")
-    context.note(None, f"{work.player}'s {work.attacker.name} uses {work.names}")
+            raise context.reject("cannot-attack", f"{attack.attacker.name} has {status.name} and cannot attack")
+    if attack.attacker.has("exhausted") and not attack.attacker.has("unlimited_attacks"):
+        raise context.reject("already-attacked", f"{attack.attacker.name} is Exhausted (already attacked)")
+    context.note(None, f"{attack.player}'s {attack.attacker.name} uses {attack.names}")
 
 
 @steps("declare-target")
-def declare_target(context: Context, state: State, work: Attack) -> None:
-    card, foes = work.card, state.breeder(opponent(work.player))
-    target = work.action.get("target")
+def declare_target(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
+    card, foes = attack.card, state.breeder(opponent(attack.player))
+    target = action.get("target")
     if card.spread == "single":
         if target is None:
             raise InputError(f"{card.name} damages one monster: declare its target now", path=(), expected="a 'target:' key")
-        monster = monster_of(state, opponent(work.player), target, ("target",))
+        monster = monster_of(state, opponent(attack.player), target, ("target",))
         if monster.ko:
             raise context.reject("invalid-target", f"{monster.name} is KO'd and cannot be targeted")
-        work.affected = [monster]
+        attack.affected = [monster]
         context.note(
             "mr.attack.declare-single", f"Single-target move: {monster.name} is declared as the target now",
             involves=[monster_entity(monster), mechanic("target declaration")],
@@ -220,7 +267,7 @@ def declare_target(context: Context, state: State, work: Attack) -> None:
     if target is not None:
         raise InputError(f"{card.name} is a {card.spread} move and declares no single target", path=("target",))
     if card.spread == "distributable":
-        if "split" not in work.action:
+        if "split" not in action:
             raise InputError(f"{card.name} is distributable: say how the damage is split", path=(), expected="a 'split:' key")
         context.note(
             "mr.attack.declare-distributable", "Distributable damage: targets are declared after the ENV check",
@@ -229,15 +276,15 @@ def declare_target(context: Context, state: State, work: Attack) -> None:
         return
     candidates = [m for m in foes.monsters if not m.ko]
     if card.hits_own_side:
-        candidates += [m for m in state.breeder(work.player).monsters if not m.ko]
-    work.affected = [m for m in candidates if card.only is None or m.attribute == card.only]
+        candidates += [m for m in state.breeder(attack.player).monsters if not m.ko]
+    attack.affected = [m for m in candidates if card.only is None or m.attribute == card.only]
     context.note(
         "mr.attack.aoe-no-declaration",
-        "AoE move: no target is declared; it affects " + (", ".join(m.name for m in work.affected) or "no monster"),
-        involves=[mechanic("AoE"), *map(monster_entity, work.affected)],
+        "AoE move: no target is declared; it affects " + (", ".join(m.name for m in attack.affected) or "no monster"),
+        involves=[mechanic("AoE"), *map(monster_entity, attack.affected)],
     )
     for monster in candidates:
-        if monster not in work.affected:
+        if monster not in attack.affected:
             context.note(
                 "mr.defense.unaffected-cannot-defend",
                 f"{monster.name} ({monster.attribute}) is not affected by a {card.only}-only AoE",
@@ -246,27 +293,36 @@ def declare_target(context: Context, state: State, work: Attack) -> None:
 
 
 @steps("check-attribute-wording")
-def check_attribute_wording(context: Context, state: State, work: Attack) -> None:
-    for monster in work.affected:
-        factor = work.card.versus.get(monster.attribute)
+def check_attribute_wording(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
+    for monster in attack.affected:
+        factor = attack.card.versus.get(monster.attribute)
         if factor == 0:
             context.note(
                 "mr.attack.cant-damage-attribute",
-                f"{work.card.name} deals no damage to {monster.attribute} monsters: 0 damage to {monster.name}",
+                f"{attack.card.name} deals no damage to {monster.attribute} monsters: 0 damage to {monster.name}",
                 attribute=monster.attribute, involves=[monster_entity(monster), mechanic("attribute")],
             )
 
 
-def damaged_by(work: Attack, split: Mapping[str, int] | None = None) -> list[Monster]:
+def damaged_by(attack: Attack, split: Mapping[str, int] | None = None) -> list[Monster]:
     if split is not None:
-        return [m for m in work.affected if split.get(m.name, 0) > 0]
-    return list(work.affected)
+        return [m for m in attack.affected if split.get(m.name, 0) > 0]
+    return list(attack.affected)
 
 
-def check_taunts(context: Context, state: State, work: Attack, damaged: list[Monster]) -> None:
+def check_taunts(context: Context, state: State, attack: Attack, damaged: list[Monster]) -> None:
     """Taunts are checked in the Attack Step, on the monsters the move would damage."""
-    defenders = state.breeder(opponent(work.player)).monsters
-    hit = {m.name for m in damaged if m.player != work.player}
+    defenders = state.breeder(opponent(attack.player)).monsters
+    taunts = [status_entity(s.name) for m in defenders for s in m.statuses if s.definition.taunt]
+    if attack.card.type == "SPE":
+        if taunts:
+            context.note(
+                "mr.taunt.spe-unaffected", f"{attack.card.name} is an SPE move and does no damage: taunts do not apply",
+                involves=[*taunts, mechanic("taunt"), mechanic("SPE")],
+            )
+        return
+    hit = {m.name for m in damaged if m.player != attack.player}
     for monster in defenders:
         for status in monster.statuses:
             if status.definition.taunt == "cannot-damage" and monster.name in hit:
@@ -294,7 +350,16 @@ def check_taunts(context: Context, state: State, work: Attack, damaged: list[Mon
                     "mr.taunt.provoke", monster=monster.name,
                     involves=[monster_entity(monster), status_entity(status.name), mechanic("taunt")],
                 )
-    taunts = [status_entity(s.name) for m in defenders for s in m.statuses if s.definition.taunt]
+    for monster in defenders:
+        for status in monster.statuses:
+            if status.definition.taunt and not monster.ko:
+                _taunt_satisfied(context, attack, monster, status, monster.name in hit)
+    for monster in damaged:
+        if monster.has("damage_immune"):
+            context.note(
+                "mr.card.doll-not-taunt", f"{monster.name} is under Doll, which is not a taunt: it may be attacked, for 0 damage",
+                involves=[monster_entity(monster), status_entity("Doll"), mechanic("taunt")],
+            )
     if taunts:
         context.note(
             "mr.attack.taunt-check", "Taunts checked in the Attack Step: the move is allowed",
@@ -302,112 +367,136 @@ def check_taunts(context: Context, state: State, work: Attack, damaged: list[Mon
         )
 
 
+def _taunt_satisfied(context: Context, attack: Attack, monster: Monster, status: Status, damaged: bool) -> None:
+    """The taunt a move obeys: it damages a monster that requires it, or spares one that forbids it."""
+    several = attack.card.spread != "single"
+    if status.definition.taunt == "must-damage":
+        ruling = "mr.taunt.provoke-aoe-distributable" if several else "mr.taunt.provoke"
+        text = f"{monster.name} has {status.name}: the move damages it, as it must"
+    else:
+        forbids = "mr.taunt.in-your-face" if status.name == "In Your Face" else "mr.taunt.enchant"
+        ruling = "mr.taunt.enchant-aoe-distributable" if several else forbids
+        text = f"{monster.name} has {status.name}: the move does not damage it"
+    context.note(ruling, text, involves=[monster_entity(monster), status_entity(status.name), mechanic("taunt")])
+
+
+@steps.condition("targets-known")
+def targets_known(state: State) -> bool:
+    """A distributable move's targets are known only when its damage is split (after the ENV check)."""
+    return running(state).card.spread != "distributable"
+
+
 @steps("check-taunts")
-def check_taunts_step(context: Context, state: State, work: Attack) -> None:
-    if work.card.spread != "distributable":
-        check_taunts(context, state, work, damaged_by(work))
+def check_taunts_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
+    check_taunts(context, state, attack, damaged_by(attack))
 
 
 @steps("base-damage")
-def base_damage(context: Context, state: State, work: Attack) -> None:
-    work.raw = work.card.damage
-    work.expression = f"{work.raw} ({work.card.name})"
-    context.note("mr.attack.final-base", f"Base damage = {work.expression}", base=work.raw)
+def base_damage(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
+    attack.raw = attack.card.damage
+    attack.expression = f"{attack.raw} ({attack.card.name})"
+    context.note("mr.attack.final-base", f"Base damage = {attack.expression}", base=attack.raw)
 
 
-def _bonus_statuses(work: Attack) -> list[Status]:
+def _bonus_statuses(attack: Attack) -> list[Status]:
     return [
-        s for s in work.attacker.statuses
+        s for s in attack.attacker.statuses
         if (s.definition.attack_add or s.definition.attack_multiply != 1)
-        and s.definition.attack_type in (None, work.card.type)
+        and s.definition.attack_type in (None, attack.card.type)
     ]
 
 
 @steps("additive-bonus")
-def additive_bonus(context: Context, state: State, work: Attack) -> None:
-    work.bonus_statuses = _bonus_statuses(work)
-    parts = [(c.add, c.name) for c in work.combos if c.add] + [
-        (s.definition.attack_add, s.name) for s in work.bonus_statuses if s.definition.attack_add
+def additive_bonus(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
+    attack.bonus_statuses = _bonus_statuses(attack)
+    parts = [(c.add, c.name) for c in attack.combos if c.add] + [
+        (s.definition.attack_add, s.name) for s in attack.bonus_statuses if s.definition.attack_add
     ]
     if not parts:
         return
-    work.raw += sum(amount for amount, _ in parts)
-    work.expression += "".join(f" + {amount} ({name})" for amount, name in parts)
+    attack.raw += sum(amount for amount, _ in parts)
+    attack.expression += "".join(f" + {amount} ({name})" for amount, name in parts)
     context.note(
-        "mr.attack.final-additive", f"Additive bonus: {work.expression} = {work.raw}", damage=work.raw,
-        involves=[*(status_entity(s.name) for s in work.bonus_statuses), mechanic("Final Damage")],
+        "mr.attack.final-additive", f"Additive bonus: {attack.expression} = {attack.raw}", damage=attack.raw,
+        involves=[*(status_entity(s.name) for s in attack.bonus_statuses), mechanic("Final Damage")],
     )
 
 
 @steps("multiplier-bonus")
-def multiplier_bonus(context: Context, state: State, work: Attack) -> None:
-    parts = [(c.multiply, c.name) for c in work.combos if c.multiply != 1] + [
-        (s.definition.attack_multiply, s.name) for s in work.bonus_statuses if s.definition.attack_multiply != 1
+def multiplier_bonus(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
+    parts = [(c.multiply, c.name) for c in attack.combos if c.multiply != 1] + [
+        (s.definition.attack_multiply, s.name) for s in attack.bonus_statuses if s.definition.attack_multiply != 1
     ]
     if parts:
         for factor, _ in parts:
-            work.raw *= factor
+            attack.raw *= factor
         terms = "".join(f" × {factor} ({name})" for factor, name in parts)
-        work.expression = f"({work.expression}){terms}" if " + " in work.expression else work.expression + terms
+        attack.expression = f"({attack.expression}){terms}" if " + " in attack.expression else attack.expression + terms
         context.note(
-            "mr.attack.final-multiplier", f"Multiplier bonus: {work.expression} = {work.raw}", damage=work.raw,
-            involves=[*(status_entity(s.name) for s in work.bonus_statuses), mechanic("Final Damage")],
+            "mr.attack.final-multiplier", f"Multiplier bonus: {attack.expression} = {attack.raw}", damage=attack.raw,
+            involves=[*(status_entity(s.name) for s in attack.bonus_statuses), mechanic("Final Damage")],
         )
-    for monster in work.affected:
-        versus = work.card.versus.get(monster.attribute, 1)
+    for monster in attack.affected:
+        versus = attack.card.versus.get(monster.attribute, 1)
         if versus not in (0, 1):
             context.note(
                 "mr.attack.final-multiplier",
-                f"× {versus} against {monster.attribute}: {monster.name} would take {work.raw * versus}",
+                f"× {versus} against {monster.attribute}: {monster.name} would take {attack.raw * versus}",
                 involves=[monster_entity(monster), mechanic("attribute")],
                 monster=monster.name,
             )
 
 
-def amount_for(work: Attack, monster: Monster) -> int:
+def amount_for(attack: Attack, monster: Monster) -> int:
     """Final Damage a monster would take: 0 if the move cannot damage it or it is under Doll."""
-    factor = work.card.versus.get(monster.attribute, 1)
+    factor = attack.card.versus.get(monster.attribute, 1)
     if factor == 0 or monster.has("damage_immune"):
         return 0
-    return work.raw * factor + work.env_add
+    return attack.raw * factor + attack.env_add
 
 
 @steps("env-final-damage-modifier")
-def env_final_damage_modifier(context: Context, state: State, work: Attack) -> None:
+def env_final_damage_modifier(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
     env = state.env_card()
     if env is not None and env.final_damage_add:
-        work.env_add = env.final_damage_add
-        work.expression += f" + {env.final_damage_add} ({env.name})"
+        attack.env_add = env.final_damage_add
+        attack.expression += f" + {env.final_damage_add} ({env.name})"
         context.note(
             "mr.attack.env-final-modifier",
-            f"ENV 'Final Damage' modifier: {work.expression} = {work.raw + env.final_damage_add}",
+            f"ENV 'Final Damage' modifier: {attack.expression} = {attack.raw + env.final_damage_add}",
             involves=[card_entity(env), mechanic("Final Damage")],
         )
-    if work.card.spread == "distributable":
-        work.final_damage = work.raw + work.env_add
+    if attack.card.spread == "distributable":
+        attack.final_damage = attack.raw + attack.env_add
     else:
-        for monster in work.affected:
+        for monster in attack.affected:
             if monster.has("damage_immune"):
                 context.note(
                     "mr.card.doll-zero", f"{monster.name} is under Doll: it would take 0 damage",
                     involves=[monster_entity(monster), status_entity("Doll")],
                 )
-        work.final_damage = max((amount_for(work, m) for m in work.affected), default=0)
-        if work.affected and all(m.has("damage_immune") for m in work.affected):
+        attack.final_damage = max((amount_for(attack, m) for m in attack.affected), default=0)
+        if attack.affected and all(m.has("damage_immune") for m in attack.affected):
             context.note(
                 "mr.card.doll-final-damage", "The attack only affects monsters under Doll: its Final Damage is 0",
                 involves=[status_entity("Doll"), mechanic("Final Damage")],
             )
-    how = work.expression if work.final_damage == work.raw + work.env_add else "its highest against an affected monster"
-    context.note(None, f"Final Damage = {how} = {work.final_damage}", final_damage=work.final_damage)
+    how = attack.expression if attack.final_damage == attack.raw + attack.env_add else "its highest against an affected monster"
+    context.note(None, f"Final Damage = {how} = {attack.final_damage}", final_damage=attack.final_damage)
 
 
 @steps("env-prohibition")
-def env_prohibition(context: Context, state: State, work: Attack) -> None:
+def env_prohibition(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
     env = state.env_card()
     if env is None:
         return
-    damage = work.final_damage
+    damage = attack.final_damage
     if env.forbid_at_most is not None:
         rule = f"{env.name} forbids Final Damage ≤ {env.forbid_at_most}"
         if damage <= env.forbid_at_most:
@@ -432,10 +521,13 @@ def env_prohibition(context: Context, state: State, work: Attack) -> None:
         )
 
 
-def pay_guts(context: Context, breeder: Breeder, cards: list[Card]) -> None:
+def pay_guts(context: Context, breeder: Breeder, cards: list[Card], ruling: str | None = None) -> None:
     cost = sum(card.cost for card in cards)
     if cost > breeder.guts:
-        raise context.reject("not-enough-guts", f"{' + '.join(c.name for c in cards)} costs {cost} GUTS; {breeder.player} has {breeder.guts}")
+        raise context.reject(
+            "not-enough-guts", f"{' + '.join(c.name for c in cards)} costs {cost} GUTS; {breeder.player} has {breeder.guts}",
+            ruling, involves=[mechanic("GUTS")],
+        )
     breeder.guts -= cost
     spend_cards(breeder, [card.name for card in cards])
     if cost:
@@ -443,52 +535,54 @@ def pay_guts(context: Context, breeder: Breeder, cards: list[Card]) -> None:
 
 
 @steps("pay-guts")
-def pay_guts_step(context: Context, state: State, work: Attack) -> None:
-    pay_guts(context, state.breeder(work.player), [work.card, *work.combos])
+def pay_guts_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
+    pay_guts(context, state.breeder(attack.player), [attack.card, *attack.combos], "mr.attack.guts-paid-last")
     context.note("mr.attack.guts-paid-last", "GUTS are paid after every check has passed", involves=[mechanic("GUTS")])
-    for status in work.bonus_statuses:
+    for status in attack.bonus_statuses:
         if status.definition.consumed:
-            work.attacker.statuses.remove(status)
-    grant(work.attacker, state.statuses["Exhausted"], 1, "attack")
+            attack.attacker.statuses.remove(status)
+    grant(attack.attacker, state.statuses["Exhausted"], 1, "attack")
 
 
 @steps("spread-damage")
-def spread_damage(context: Context, state: State, work: Attack) -> None:
+def spread_damage(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    attack = running(state)
     hits: list[Hit] = []
-    if work.card.spread == "distributable":
-        split = work.action["split"]
-        foes = state.breeder(opponent(work.player))
-        work.affected = [monster_of(state, foes.player, name, ("split", name)) for name in split]
-        if sum(split.values()) != work.final_damage:
+    if attack.card.spread == "distributable":
+        split = action["split"]
+        foes = state.breeder(opponent(attack.player))
+        attack.affected = [monster_of(state, foes.player, name, ("split", name)) for name in split]
+        if sum(split.values()) != attack.final_damage:
             raise context.reject(
-                "split-does-not-match", f"the split adds up to {sum(split.values())}, not the Final Damage {work.final_damage}"
+                "split-does-not-match", f"the split adds up to {sum(split.values())}, not the Final Damage {attack.final_damage}"
             )
-        check_taunts(context, state, work, damaged_by(work, split))
+        check_taunts(context, state, attack, damaged_by(attack, split))
         shares = ", ".join(f"{amount} to {name}" for name, amount in split.items())
         context.note(
             "mr.attack.distribute-after", f"Damage split after the ENV check: {shares}",
-            involves=[mechanic("distributable damage"), *map(monster_entity, work.affected)],
+            involves=[mechanic("distributable damage"), *map(monster_entity, attack.affected)],
         )
-        for monster in work.affected:
-            hits.append(_hit(monster, split[monster.name], work.card, 0))
+        for monster in attack.affected:
+            hits.append(_hit(monster, split[monster.name], attack.card, 0))
     else:
-        for monster in work.affected:
-            hits.append(_hit(monster, work.raw, work.card, work.env_add))
-        if work.card.spread == "aoe":
+        for monster in attack.affected:
+            hits.append(_hit(monster, attack.raw, attack.card, attack.env_add))
+        if attack.card.spread == "aoe":
             context.note(
                 "mr.attack.aoe-all-applicable", "AoE: every affected monster takes damage: " + _hits_text(hits),
-                involves=[mechanic("AoE"), *map(monster_entity, work.affected)],
+                involves=[mechanic("AoE"), *map(monster_entity, attack.affected)],
             )
-    affected = frozenset((m.player, m.name) for m in work.affected)
+    affected = frozenset((m.player, m.name) for m in attack.affected)
     state.attacks.append(
-        {"attacker": work.attacker.name, "card": work.card.name, "combo": [c.name for c in work.combos],
-         "final_damage": work.final_damage,
+        {"attacker": attack.attacker.name, "card": attack.card.name, "combo": [c.name for c in attack.combos],
+         "final_damage": attack.final_damage,
          "dealt": {player: {m.name: 0 for m in b.monsters} for player, b in state.players.items()}}
     )
     state.pending = PendingAttack(
-        player=work.player, monster=work.attacker.name, card=work.card.name, move_type=work.card.type,
-        hits=hits, affected=affected, only=work.card.only, not_reduced_by_blk=work.card.not_reduced_by_blk,
-        self_damage=work.card.self_damage, on_damage=work.card.on_damage, record=len(state.attacks) - 1,
+        player=attack.player, monster=attack.attacker.name, card=attack.card.name, move_type=attack.card.type,
+        hits=hits, affected=affected, only=attack.card.only, not_reduced_by_blk=attack.card.not_reduced_by_blk,
+        self_damage=attack.card.self_damage, on_damage=attack.card.on_damage, record=len(state.attacks) - 1,
     )
 
 
@@ -506,17 +600,33 @@ def _hits_text(hits: list[Hit]) -> str:
 # --- Proceed to the opponent's Defense Step. ------------------------------------------------
 
 
-def defend(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action(
+    "defend", "Play a defense card in the Defense Step; each resolves on its own, in order.",
+    params={
+        "player": ref("player"),
+        "monster": {"type": "string"},
+        "card": {"type": "string"},
+        "choose": {"type": "string", "description": "The ally a redirection or attribute change acts on."},
+    },
+    required=["player", "monster", "card"],
+)
+def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    game_on(context, state)
     pending = state.pending
     attack_card = [("card", pending.card)] if pending else []
     with context.involving(*attack_card, ("card", action["card"])):
-        procedure.run("defense-card", steps, context, state, action)
+        context.run_step(state, "defense-card", action)
 
 
 @steps("defense-card")
 def defense_card(context: Context, state: State, action: Mapping[str, Any]) -> None:
     pending = state.pending
     player = action["player"]
+    if pending is None and state.attacks:
+        raise context.reject(
+            "defense-step-over", f"the Defense Step against {state.attacks[-1]['card']} is over: its damage has been dealt",
+            involves=[mechanic("Defense Step")],
+        )
     if pending is None:
         raise context.reject("no-attack-to-defend", "there is no attack in its Defense Step")
     if player == pending.player:
@@ -538,14 +648,20 @@ def defense_card(context: Context, state: State, action: Mapping[str, Any]) -> N
         "mr.defense.order", f"{monster.name} plays {card.name}; it resolves now, on its own",
         involves=[monster_entity(monster), mechanic("Defense Step")],
     )
+    own = _own_hits(pending, monster)
+    if own and all(h.amount == 0 or monster.has("damage_immune") for h in own):
+        context.note(
+            "mr.defense.zero-defendable", f"{monster.name} defends against a move reduced to 0 damage",
+            involves=[monster_entity(monster), mechanic("Defense Step")],
+        )
     for effect in card.effects:
-        DEFENSE_EFFECTS[effect.kind](context, state, pending, monster, effect, action)
+        vocabulary.effect_handler(DEFENSE, effect.kind)(context, state, pending, monster, effect, action)
     context.note(None, "Damage waiting: " + _hits_text(pending.hits))
 
 
 def _unaffected_may_defend(context: Context, monster: Monster, card: Card, only: str) -> None:
     redirects = any(e.kind in ("take-for-ally", "take-for-allies") for e in card.effects)
-    if redirects and context.reading(UNAFFECTED_REDIRECTION) == "redirection-allowed":
+    if redirects and context.read(UNAFFECTED_REDIRECTION, "redirection-allowed"):
         context.note(
             "mr.redirect.example-shield-fire-river",
             f"{monster.name} is not affected by the {only}-only AoE but may still take damage for its allies",
@@ -578,11 +694,21 @@ def _move_hits(context: Context, pending: PendingAttack, source: Monster, target
         )
         pending.hits[pending.hits.index(hit)] = redirected
         context.note(
-            "mr.redirect.original-attribute",
-            f"{card}: {hit.amount} damage for {source.name} goes to {target.name}; "
-            f"{target.name}'s attribute ({target.attribute}) is not checked",
+            "mr.redirect.definition", f"{card} redirects: {target.name} takes the {hit.amount} damage meant for {source.name}",
             amount=hit.amount, involves=[monster_entity(source), monster_entity(target), mechanic("redirection")],
         )
+        context.note(
+            "mr.redirect.original-attribute", f"{target.name}'s attribute ({target.attribute}) is not checked",
+            involves=[monster_entity(target), mechanic("redirection"), mechanic("attribute")],
+        )
+        for status in source.statuses:
+            if status.definition.taunt == "must-damage":
+                context.note(
+                    "mr.taunt.attack-step-check",
+                    f"{source.name} has {status.name} and no longer takes the damage: the taunt was checked in the "
+                    "Attack Step, so the move stands",
+                    involves=[monster_entity(source), status_entity(status.name), mechanic("taunt"), mechanic("redirection")],
+                )
         if pending.not_reduced_by_blk:
             context.note(
                 "mr.not-reduced.redirect", "Redirecting is not reducing: it works against 'not reduced by BLK'",
@@ -590,16 +716,19 @@ def _move_hits(context: Context, pending: PendingAttack, source: Monster, target
             )
 
 
+@vocabulary.effect("take-for-ally", "Its user takes the damage meant for the ally named by 'choose'.", family=DEFENSE)
 def take_for_ally(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     _move_hits(context, pending, _chosen_ally(state, user, action), user, action["card"])
 
 
+@vocabulary.effect("take-for-allies", "Its user takes the damage meant for all its allies.", family=DEFENSE)
 def take_for_allies(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     for ally in state.breeder(user.player).monsters:
         if ally is not user:
             _move_hits(context, pending, ally, user, action["card"])
 
 
+@vocabulary.effect("pass-to-ally", "The damage meant for its user goes to the ally named by 'choose'.", family=DEFENSE)
 def pass_to_ally(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     ally = _chosen_ally(state, user, action)
     _move_hits(context, pending, user, ally, action["card"])
@@ -615,7 +744,7 @@ def _own_hits(pending: PendingAttack, user: Monster) -> list[Hit]:
     return [h for h in pending.hits if (h.player, h.monster) == (user.player, user.name)]
 
 
-def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: str, card: str) -> None:
+def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: Reduction, card: str) -> None:
     if pending.not_reduced_by_blk:
         context.note(
             "mr.not-reduced.intro", f"{pending.card} is not reduced by BLK moves: {card} has no effect on it",
@@ -625,31 +754,47 @@ def _reduce(context: Context, pending: PendingAttack, user: Monster, reduction: 
     for hit in _own_hits(pending, user):
         before = hit.amount
         hit.reductions += (reduction,)
-        if reduction == "halve":
+        if reduction.kind == "halve":
             context.note(
                 "mr.rounding.golden-rule",
                 f"{card} halves {before} damage to {hit.amount} (rounded in favour of the attacker)",
                 before=before, after=hit.amount, involves=[mechanic("rounding")],
             )
+        elif reduction.kind == "minus":
+            context.note(
+                None, f"{card} reduces the damage to {user.name} by {reduction.amount}: {before} → {hit.amount}",
+                before=before, after=hit.amount, involves=[monster_entity(user), mechanic("damage reduction")],
+            )
         else:
             context.note(None, f"{card} reduces the {pending.move_type} move to 0 against {user.name}")
 
 
+@vocabulary.effect("halve-damage", "Halves the damage its user takes (rounded in favour of the attacker).", family=DEFENSE)
 def halve_damage(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
-    _reduce(context, pending, user, "halve", action["card"])
+    _reduce(context, pending, user, Reduction("halve"), action["card"])
 
 
+@vocabulary.effect("reduce-damage", "Takes 'amount' off the damage its user takes, stopping at 0.", family=DEFENSE,
+                   params={"amount": {"type": "integer", "minimum": 0, "description": "The damage taken off."}}, required=["amount"])
+def reduce_damage(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
+    _reduce(context, pending, user, Reduction("minus", effect.amount), action["card"])
+
+
+@vocabulary.effect("zero-move", "Reduces the move to 0 against its user (only moves of 'move_type', if given).", family=DEFENSE,
+                   params={"move_type": {"enum": ["POW", "INT", "SPE"]}})
 def zero_move(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     if effect.move_type and effect.move_type != pending.move_type:
         context.note(None, f"{action['card']} only reduces {effect.move_type} moves; {pending.card} is {pending.move_type}")
         return
-    _reduce(context, pending, user, "zero", action["card"])
+    _reduce(context, pending, user, Reduction("zero"), action["card"])
 
 
 def _attacker(state: State, pending: PendingAttack) -> Monster:
     return monster_of(state, pending.player, pending.monster, ())
 
 
+@vocabulary.effect("reflect-half", "Half the damage meant for its user goes back to the attacker.", family=DEFENSE)
+@vocabulary.effect("reflect-all", "All the damage meant for its user goes back to the attacker.", family=DEFENSE)
 def reflect(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     attacker = _attacker(state, pending)
     for hit in _own_hits(pending, user):
@@ -679,6 +824,7 @@ def reflect(context: Context, state: State, pending: PendingAttack, user: Monste
             )
 
 
+@vocabulary.effect("grit", "If the attack would KO its user, its life is set to 1 instead.", family=DEFENSE)
 def grit(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     for hit in _own_hits(pending, user):
         hit.grit = True
@@ -711,9 +857,17 @@ def change_attribute(context: Context, state: State, monster: Monster, attribute
     return True
 
 
+@vocabulary.effect("change-attribute", "The monster named by 'choose' (default its user) changes attribute; the attack is rechecked.", family=DEFENSE,
+                   params={"attribute": ref("attribute")}, required=["attribute"])
 def defense_change_attribute(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     target = monster_of(state, user.player, action.get("choose", user.name), ("choose",))
     if not change_attribute(context, state, target, effect.attribute or "", action["card"]):
+        if any((h.player, h.monster) == (target.player, target.name) and h.redirected_from for h in pending.hits):
+            context.note(
+                "mr.redirect.new-attribute-on-change",
+                f"{target.name}'s attribute did not change: the damage redirected to it is not rechecked",
+                involves=[monster_entity(target), mechanic("attribute"), mechanic("redirection")],
+            )
         return
     for hit in pending.hits:
         if (hit.player, hit.monster) == (target.player, target.name) and not hit.reflected:
@@ -726,41 +880,24 @@ def defense_change_attribute(context: Context, state: State, pending: PendingAtt
             )
 
 
+@vocabulary.effect("grant-status", "Its user gains a status.", family=DEFENSE,
+                   params={"status": STATUS, "turns": TURNS}, required=["status"])
 def defense_grant_status(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     definition = state.statuses[effect.status or ""]
     grant(user, definition, effect.turns, action["card"])
     context.note(None, f"{action['card']}: {user.name} gains {definition.name}")
-    if all(h.amount == 0 for h in _own_hits(pending, user)) and _own_hits(pending, user):
-        context.note(
-            "mr.defense.zero-defendable", f"{user.name} defended a move reduced to 0 damage",
-            involves=[monster_entity(user), status_entity(definition.name), mechanic("Defense Step")],
-        )
 
 
-DefenseEffect = Callable[[Context, State, PendingAttack, Monster, Effect, Mapping[str, Any]], None]
-DEFENSE_EFFECTS: dict[str, DefenseEffect] = {
-    "take-for-ally": take_for_ally,
-    "take-for-allies": take_for_allies,
-    "pass-to-ally": pass_to_ally,
-    "halve-damage": halve_damage,
-    "zero-move": zero_move,
-    "reflect-half": reflect,
-    "reflect-all": reflect,
-    "grit": grit,
-    "change-attribute": defense_change_attribute,
-    "grant-status": defense_grant_status,
-}
-
-
-def close_defense_step(context: Context, state: State, procedure: Procedure) -> None:
+def close_defense_step(context: Context, state: State) -> None:
+    """The Defense Step's remaining steps: the damage is dealt."""
     assert state.pending is not None
     with context.involving(("card", state.pending.card)):
-        procedure.walk(DEFENSE_STEP, steps, context, state)
+        context.walk(state, DEFENSE_STEP)
     state.pending = None
 
 
 @steps("deal-damage")
-def deal_damage(context: Context, state: State) -> None:
+def deal_damage(context: Context, state: State, action: Mapping[str, Any]) -> None:
     pending = state.pending
     assert pending is not None
     record = state.attacks[pending.record]
@@ -799,31 +936,43 @@ def _on_damage(context: Context, state: State, pending: PendingAttack, hit: Hit,
         return
     target = damaged
     if hit.redirected_from is not None and hit.original_target is not None:
-        if context.reading(ON_DAMAGE_AFTER_REDIRECT) == "original-target":
+        if context.read(ON_DAMAGE_AFTER_REDIRECT, "original-target"):
             target = monster_of(state, *hit.original_target, ())
     for effect in pending.on_damage:
-        if effect.kind == "guts-loss":
-            breeder = state.breeder(target.player)
-            lost = min(effect.amount, breeder.guts)
-            breeder.guts -= lost
-            context.note(
-                "mr.redirect.on-damage-effects", f"On damage: {target.player} loses {lost} GUTS",
-                involves=[mechanic("on-damage effect"), mechanic("GUTS")],
-            )
-        else:
-            grant(target, state.statuses[effect.status or ""], effect.turns, pending.card)
-            context.note(
-                "mr.redirect.on-damage-effects", f"On damage: {target.name} gains {effect.status}",
-                involves=[monster_entity(target), status_entity(effect.status or ""), mechanic("on-damage effect")],
-            )
+        vocabulary.effect_handler(ON_DAMAGE, effect.kind)(context, state, pending, target, effect)
+
+
+@vocabulary.effect("guts-loss", "The damaged monster's Breeder loses 'amount' GUTS.", family=ON_DAMAGE,
+                   params={"amount": {"type": "integer", "minimum": 0, "description": "GUTS lost."}}, required=["amount"])
+def on_damage_guts_loss(context: Context, state: State, pending: PendingAttack, target: Monster, effect: Effect) -> None:
+    breeder = state.breeder(target.player)
+    lost = min(effect.amount, breeder.guts)
+    breeder.guts -= lost
+    context.note(
+        "mr.redirect.on-damage-effects", f"On damage: {target.player} loses {lost} GUTS",
+        involves=[mechanic("on-damage effect"), mechanic("GUTS")],
+    )
+
+
+@vocabulary.effect("grant-status", "The damaged monster gains a status.", family=ON_DAMAGE,
+                   params={"status": STATUS, "turns": TURNS}, required=["status"])
+def on_damage_grant_status(context: Context, state: State, pending: PendingAttack, target: Monster, effect: Effect) -> None:
+    grant(target, state.statuses[effect.status or ""], effect.turns, pending.card)
+    context.note(
+        "mr.redirect.on-damage-effects", f"On damage: {target.name} gains {effect.status}",
+        involves=[monster_entity(target), status_entity(effect.status or ""), mechanic("on-damage effect")],
+    )
+
+
+@steps.condition("move-hurts-its-user")
+def move_hurts_its_user(state: State) -> bool:
+    return state.pending is not None and state.pending.self_damage > 0
 
 
 @steps("self-inflicted-damage")
-def self_inflicted_damage(context: Context, state: State) -> None:
+def self_inflicted_damage(context: Context, state: State, action: Mapping[str, Any]) -> None:
     pending = state.pending
     assert pending is not None
-    if not pending.self_damage:
-        return
     user = monster_of(state, pending.player, pending.monster, ())
     before = user.lp
     user.lp = max(0, user.lp - pending.self_damage)
@@ -881,7 +1030,26 @@ def draw(context: Context, state: State, player: str, amount: int, source: str) 
     context.note(None, f"{player} draws {', '.join(drawn)} ({source})", drawn=drawn)
 
 
-def use_skill(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action(
+    "skill", "Use a skill (no damage) or a Breeder card.",
+    params={
+        "player": ref("player"),
+        "monster": {"type": "string", "description": "The monster using it (omit for Breeder cards)."},
+        "card": {"type": "string"},
+        "combo": ref("card-list"),
+        "target": {"type": "string"},
+        "choose_cards": {"$ref": "#/card-list", "description": "Cards chosen from the hand (to return, to discard)."},
+        "shuffle": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0},
+            "description": "Result of a shuffle: the deck's new order as positions in the old deck plus the cards put in, "
+                           "0 = old top card.",
+        },
+    },
+    required=["player", "card"],
+)
+def use_skill(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    game_on(context, state)
     with context.involving(("card", action["card"]), *(("card", name) for name in action.get("combo", []))):
         _use_skill(context, state, action)
 
@@ -906,7 +1074,7 @@ def _use_skill(context: Context, state: State, action: Mapping[str, Any]) -> Non
     pay_guts(context, breeder, [card, *combos])
     context.note(None, f"{player}{' ' + user.name if user else ''} uses {card.name}")
     for effect in card.effects:
-        SKILL_EFFECTS[effect.kind](context, state, player, user, effect, action, [card, *combos])
+        vocabulary.effect_handler(SKILL, effect.kind)(context, state, player, user, effect, action, [card, *combos])
 
 
 def _check_requirements(context: Context, breeder: Breeder, card: Card) -> None:
@@ -948,6 +1116,8 @@ def _target(state: State, player: str, user: Monster | None, effect: Effect, act
     return [monster_of(state, side, action["target"], ("target",))]
 
 
+@vocabulary.effect("grant-status", "A monster or a Breeder ('to') gains a status.", family=SKILL,
+                   params={"status": STATUS, "to": TO, "turns": TURNS}, required=["status"])
 def skill_grant_status(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     definition = state.statuses[effect.status or ""]
     for target in _target(state, player, user, effect, action):
@@ -956,12 +1126,16 @@ def skill_grant_status(context: Context, state: State, player: str, user: Monste
         context.note(None, f"{name} gains {definition.name}" + (f" for {effect.turns} turn ends" if effect.turns else ""))
 
 
+@vocabulary.effect("lose-lp", "A monster ('to') loses 'amount' Life Points: not damage.", family=SKILL,
+                   params={"amount": LP, "to": TO}, required=["amount"])
 def skill_lose_lp(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)
         lose_lp(context, target, effect.amount, action["card"])
 
 
+@vocabulary.effect("halve-lp", "A monster's ('to') Life Points are halved (rounded in favour of the other Breeder).", family=SKILL,
+                   params={"to": TO})
 def skill_halve_lp(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)
@@ -973,6 +1147,7 @@ def skill_halve_lp(context: Context, state: State, player: str, user: Monster | 
                      involves=[monster_entity(target), mechanic("rounding")])
 
 
+@vocabulary.effect("draw", "Its Breeder draws 'amount' cards.", family=SKILL, params={"amount": CARDS}, required=["amount"])
 def skill_draw(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     draw(context, state, player, effect.amount, action["card"])
 
@@ -995,6 +1170,8 @@ def shuffle_in(context: Context, breeder: Breeder, cards: list[str], action: Map
     context.note(None, f"{', '.join(cards)} shuffled into the deck: {', '.join(breeder.deck)}", deck=list(breeder.deck))
 
 
+@vocabulary.effect("return-to-deck", "'amount' cards chosen from the hand are shuffled into the deck.", family=SKILL,
+                   params={"amount": CARDS}, required=["amount"])
 def skill_return_to_deck(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     breeder = state.breeder(player)
     chosen = list(action.get("choose_cards", []))
@@ -1017,12 +1194,16 @@ def _combo_card_returned(context: Context, breeder: Breeder, played: list[Card],
         "mr.cards.trivia-last-trump-joy", "The hand is empty, yet the combo is allowed (the game's inconsistent behavior)",
         involves=[*map(card_entity, played), mechanic("hand and deck")],
     )
-    which = context.reading(LAST_TRUMP_RETURNED_CARD)
-    card = played[1].name if which == "combo-card" and len(played) > 1 else played[0].name
+    combo_card = context.read(LAST_TRUMP_RETURNED_CARD, "combo-card")
+    card = played[1].name if combo_card and len(played) > 1 else played[0].name
     breeder.discard.remove(card)
     return [card][:amount]
 
 
+@vocabulary.effect("discard-from-hand", "'amount' cards chosen from the hand are discarded.", family=SKILL,
+                   params={"amount": CARDS}, required=["amount"])
+@vocabulary.effect("take-from-discard", "'amount' cards chosen from the discard pile go to the hand.", family=SKILL,
+                   params={"amount": CARDS}, required=["amount"])
 def skill_move_chosen(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     """Discard chosen cards from the hand, or take chosen cards from the discard pile."""
     breeder = state.breeder(player)
@@ -1040,6 +1221,8 @@ def skill_move_chosen(context: Context, state: State, player: str, user: Monster
     context.note(None, f"{action['card']}: {', '.join(chosen)} moved from the {where}")
 
 
+@vocabulary.effect("deck-to-guts", "Up to 'amount' cards from the top of the deck become GUTS.", family=SKILL,
+                   params={"amount": CARDS}, required=["amount"])
 def skill_deck_to_guts(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     breeder = state.breeder(player)
     count = min(effect.amount, len(breeder.deck))
@@ -1052,6 +1235,8 @@ def skill_deck_to_guts(context: Context, state: State, player: str, user: Monste
     )
 
 
+@vocabulary.effect("revive", "A KO'd monster ('to') is revived with 'amount' Life Points.", family=SKILL,
+                   params={"amount": LP, "to": TO}, required=["amount"])
 def skill_revive(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)
@@ -1066,34 +1251,24 @@ def skill_revive(context: Context, state: State, player: str, user: Monster | No
                 involves=[monster_entity(target), *map(status_entity, kept), mechanic("KO")],
             )
         hidden = [s for s in target.statuses if s.definition.hidden]
-        if hidden and context.reading(HIDDEN_STATUS_ON_REVIVAL) == "lost":
+        if hidden and context.read(HIDDEN_STATUS_ON_REVIVAL, "lost"):
             for status in hidden:
                 target.statuses.remove(status)
             context.note(None, f"{', '.join(s.name for s in hidden)} lost on revival (no visible status)")
 
 
+@vocabulary.effect("change-attribute", "A monster ('to') changes attribute.", family=SKILL,
+                   params={"attribute": ref("attribute"), "to": TO}, required=["attribute"])
 def skill_change_attribute(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)
         change_attribute(context, state, target, effect.attribute or "", action["card"])
 
 
-SkillEffect = Callable[[Context, State, str, "Monster | None", Effect, Mapping[str, Any], list[Card]], None]
-SKILL_EFFECTS: dict[str, SkillEffect] = {
-    "grant-status": skill_grant_status,
-    "lose-lp": skill_lose_lp,
-    "halve-lp": skill_halve_lp,
-    "draw": skill_draw,
-    "return-to-deck": skill_return_to_deck,
-    "discard-from-hand": skill_move_chosen,
-    "take-from-discard": skill_move_chosen,
-    "deck-to-guts": skill_deck_to_guts,
-    "revive": skill_revive,
-    "change-attribute": skill_change_attribute,
-}
-
-
-def play_env(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action("env", "Play an ENV card; it replaces the ENV in play.",
+                   params={"player": ref("player"), "card": {"type": "string"}}, required=["player", "card"])
+def play_env(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    game_on(context, state)
     with context.involving(("ENV", action["card"])):
         _play_env(context, state, action)
 
@@ -1124,11 +1299,17 @@ def _play_env(context: Context, state: State, action: Mapping[str, Any]) -> None
             draw(context, state, player, effect.amount, card.name)
 
 
-def draw_action(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action("draw", "Draw cards from the deck (drawing with too few cards loses at once).",
+                   params={"player": ref("player"), "amount": {"type": "integer", "minimum": 1}}, required=["player"])
+def draw_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    game_on(context, state)
     draw(context, state, action["player"], action.get("amount", 1), "draw")
 
 
-def end_turn(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action("end-turn", "End the turn: end-of-turn effects, statuses count down, the other Breeder plays.",
+                   params={"player": ref("player")}, required=["player"])
+def end_turn(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    game_on(context, state)
     player = turn_player(context, state, action).player
     env = state.env_card()
     if env is not None and env.lp_loss_each_turn_end:
@@ -1158,31 +1339,13 @@ def end_turn(context: Context, state: State, action: Mapping[str, Any], procedur
     context.note(None, f"{player} ends the turn; turn {state.turn}: {state.active} to play")
 
 
-Action = Callable[[Context, State, Mapping[str, Any], Procedure], None]
-ACTIONS: dict[str, Action] = {
-    "attack": attack,
-    "defend": defend,
-    "skill": use_skill,
-    "env": play_env,
-    "draw": draw_action,
-    "end-turn": end_turn,
-}
+def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """An action other than ``defend`` means the attacker has moved on: the Defense Step ends, for good."""
+    if action["action"] != "defend" and state.pending is not None:
+        close_defense_step(context, state)
 
 
-def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
-    """The state after ``action``; ``state`` itself is never changed."""
-    if state.loser is not None:
-        raise context.reject("game-over", f"{state.loser} has already lost")
-    following = state.evolve()
-    if action["action"] != "defend" and following.pending is not None:
-        close_defense_step(context, following, procedure)
-    ACTIONS[action["action"]](context, following, action, procedure)
-    return following
-
-
-def settle(state: State, context: Context, procedure: Procedure) -> State:
-    if state.pending is None:
-        return state
-    following = state.evolve()
-    close_defense_step(context, following, procedure)
-    return following
+def settle(context: Context, state: State) -> None:
+    """The end of the scenario ends an open Defense Step."""
+    if state.pending is not None:
+        close_defense_step(context, state)

@@ -1,18 +1,20 @@
 """Monster Rancher Battle Card Episode II: the state of a battle, in the game's words.
 
 Two Breeders (``A`` and ``B``), each with GUTS, a hand, a deck, a discard pile,
-monsters and Breeder statuses; the ENV card in play; the attack whose Defense
-Step is still open; the record of resolved attacks. Cards and statuses are
-described in a small vocabulary (``cards.yaml`` and a scenario's ``cards:``).
+monsters and Breeder statuses; the ENV card in play; the step of the procedure
+the battle stands at; the attack whose Attack Step is running and the one whose
+Defense Step is still open; the record of resolved attacks. Cards and statuses
+are described in a small vocabulary (``cards.yaml`` and a scenario's ``cards:``)
+and kept in books every copy of the state shares.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
 from checker.errors import InputError
+from checker.game import Book
 from checker.schema import nearest
 
 Attribute = Literal["Ground", "Air"]
@@ -46,7 +48,7 @@ class StatusDef:
 
 @dataclass(frozen=True)
 class Effect:
-    """One effect of a skill, defense or ENV card (see ``schema.yaml`` for the kinds)."""
+    """One effect of a skill, defense, ENV or attack card (the kinds are registered in ``rules.py``)."""
 
     kind: str
     status: str | None = None
@@ -138,6 +140,22 @@ class Breeder:
         return next((m for m in self.monsters if m.name == name), None)
 
 
+@dataclass(frozen=True)
+class Reduction:
+    """One defense card's cut to the damage its user takes: halve it, take ``amount`` off, or make it 0."""
+
+    kind: Literal["halve", "minus", "zero"]
+    amount: int = 0
+
+    def apply(self, damage: int) -> int:
+        if self.kind == "zero":
+            return 0
+        if self.kind == "minus":
+            return max(0, damage - self.amount)
+        # The defender played the card: the rounding favours the attacker.
+        return halve(damage, round_up=True)
+
+
 @dataclass
 class Hit:
     """Damage waiting in the Defense Step for the monster that holds it.
@@ -153,7 +171,7 @@ class Hit:
     versus: Mapping[str, int]
     attribute_checked: str | None  # the attribute the condition was judged against; None = not checked
     env_add: int = 0
-    reductions: tuple[str, ...] = ()  # "halve", "zero"
+    reductions: tuple[Reduction, ...] = ()  # in the order the defense cards were played
     redirected_from: tuple[str, str] | None = None
     original_target: tuple[str, str] | None = None
     reflected: bool = False
@@ -171,7 +189,7 @@ class Hit:
             return 0
         value = self.pre_attribute * self.factor + self.env_add
         for reduction in self.reductions:
-            value = 0 if reduction == "zero" else halve(value, round_up=True)
+            value = reduction.apply(value)
         return value
 
 
@@ -193,25 +211,38 @@ class PendingAttack:
 
 
 @dataclass
+class Attack:
+    """The working record of one attack while its Attack Step runs."""
+
+    player: str
+    attacker: Monster
+    card: Card
+    combos: list[Card]
+    affected: list[Monster] = field(default_factory=list)
+    raw: int = 0
+    expression: str = ""  # how ``raw`` was reached, for the trace
+    env_add: int = 0
+    final_damage: int = 0
+    bonus_statuses: list[Status] = field(default_factory=list)
+
+    @property
+    def names(self) -> str:
+        return " + ".join([self.card.name, *(c.name for c in self.combos)])
+
+
+@dataclass
 class State:
     active: str
     turn: int
     env: str | None
     players: dict[str, Breeder]
-    cards: Mapping[str, Card]
-    statuses: Mapping[str, StatusDef]
-    pending: PendingAttack | None = None
+    cards: Book  # name -> Card
+    statuses: Book  # name -> StatusDef
+    step: str | None = None  # the procedure step the battle stands at
+    attack: Attack | None = None  # while its Attack Step runs
+    pending: PendingAttack | None = None  # while its Defense Step is open
     attacks: list[dict[str, Any]] = field(default_factory=list)
     loser: str | None = None
-
-    def evolve(self) -> "State":
-        """A copy to build the next state in; the card and status books are shared, not copied."""
-        return replace(
-            self,
-            players=copy.deepcopy(self.players),
-            pending=copy.deepcopy(self.pending),
-            attacks=copy.deepcopy(self.attacks),
-        )
 
     def breeder(self, player: str) -> Breeder:
         return self.players[player]
@@ -326,8 +357,8 @@ def build_state(initial: Mapping[str, Any], cards: dict[str, Card], statuses: di
         turn=1,
         env=env,
         players=players,
-        cards=cards,
-        statuses=statuses,
+        cards=Book(cards),
+        statuses=Book(statuses),
     )
 
 
