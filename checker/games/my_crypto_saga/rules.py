@@ -442,13 +442,16 @@ def _fee(context: Context, basis: int, percent: int) -> int:
 
 
 def _weight(context: Context, state: State, played: Played) -> Fraction:
-    if context.reading(FULL_CHARGE) == "proportional":
-        return Fraction(played.charge)
-    if played.charge >= state.charge_regulation:
-        return Fraction(1)
-    context.note(FULL_CHARGE, f"{played.card} charged {played.charge}, less than the Full Charge {state.charge_regulation}: "
-                 f"its share is scaled by {played.charge}/{state.charge_regulation}", involves=[mechanic("KP")])
-    return Fraction(played.charge, state.charge_regulation)
+    """A card's part of the allocation ratio: the "amount of charge KP used", adjusted below the Full Charge."""
+    charge = Fraction(played.charge)
+    full_charge = state.charge_regulation
+    if context.reading(FULL_CHARGE) == "proportional" or played.charge >= full_charge:
+        return charge
+    scaled = charge * Fraction(played.charge, full_charge)
+    context.note(FULL_CHARGE, f"{played.card} charged {played.charge}, less than the Full Charge {full_charge}: "
+                 f"its part of the ratio is scaled by {played.charge}/{full_charge}, {played.charge} → {float(scaled):g}",
+                 involves=[mechanic("KP")])
+    return scaled
 
 
 def _pay(state: State, player: Player, card_id: str, amount: int) -> None:
