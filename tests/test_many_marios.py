@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checker.errors import Rejection
 from checker.game import Context
-from checker.games import registry
+from checker.games.many_marios_0 import GAME
 from checker.games.many_marios_0.rules import ROUND_LIMIT
 from checker.games.many_marios_0.state import ABILITIES, SIDES
 
-GAME = registry()["many-marios-0"]
 READINGS = {r.id: r.reading_names for r in GAME.catalogue.with_status("ambiguous")}
 
 unit = st.fixed_dictionaries({
@@ -19,6 +19,7 @@ unit = st.fixed_dictionaries({
     "ae": st.integers(0, 3),
     "de": st.integers(0, 3),
     "damage": st.integers(0, 3),
+    "set": st.fixed_dictionaries({}, optional={"ae": st.integers(0, 4), "de": st.integers(1, 4)}),
 })
 army = st.lists(unit, min_size=1, max_size=5)
 
@@ -31,7 +32,7 @@ def scenario(a: list[dict], b: list[dict]) -> tuple[dict, dict]:
             name = f"{side}{index}"
             cards[name] = {"kind": "unit", "ap": 0, "abilities": u["abilities"]}
             cards[f"{name} kit"] = {"kind": "item", "ap": 0, "ae": u["ae"], "de": u["de"], "damage": u["damage"]}
-            lineup.append({"unit": name, "energy": u["energy"], "items": [f"{name} kit"]})
+            lineup.append({"unit": name, "energy": u["energy"], "items": [f"{name} kit"], **u["set"]})
         armies[side] = {"lineup": lineup}
     return {"ap_limit": 0, "first_player": "A", "armies": armies}, cards
 
@@ -41,7 +42,7 @@ def scenario(a: list[dict], b: list[dict]) -> tuple[dict, dict]:
 def test_every_battle_ends_and_energy_never_goes_below_zero(a, b, first, pins) -> None:
     initial, cards = scenario(a, b)
     initial["first_player"] = first
-    context = Context(GAME.catalogue, pins)
+    context = Context(GAME, pins)
     state = GAME.setup(initial, cards, context)
     state = GAME.apply(state, {"action": "battle"}, context)
     facts = GAME.observe(state)
@@ -65,9 +66,15 @@ def test_every_battle_ends_and_energy_never_goes_below_zero(a, b, first, pins) -
 def test_every_point_of_damage_taken_or_dealt_from_de_is_in_the_round_records(a, b) -> None:
     """A unit's final DE is its starting DE less the damage it took and its own exhaustion damage."""
     initial, cards = scenario(a, b)
-    context = Context(GAME.catalogue)
+    context = Context(GAME)
     start = GAME.setup(initial, cards, context)
     before = {(s, u.name): u.de for s in SIDES for u in start.armies[s].lineup}
+    for side, units in (("A", a), ("B", b)):
+        for index, u in enumerate(units):
+            unit = start.armies[side].lineup[index]
+            assert (unit.ae, unit.de) == (
+                u["set"].get("ae", u["energy"] + u["ae"]), u["set"].get("de", u["energy"] + u["de"])
+            ), "a scenario's AE or DE replaces energy plus modifiers"
     end = GAME.observe(GAME.apply(start, {"action": "battle"}, context))
     taken: dict[tuple[str, str], int] = {}
     for record in end["rounds"].values():
@@ -81,3 +88,24 @@ def test_every_point_of_damage_taken_or_dealt_from_de_is_in_the_round_records(a,
             if hit["by"] == name and hit["kind"] == "exhaustion"
         )
         assert final == max(0, de - taken.get((side, name), 0) - spent_by_itself), (side, name)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6))
+def test_every_army_over_the_limit_is_shown_illegal_and_named_in_the_refusal(ap_a, ap_b, limit) -> None:
+    cards = {"A0": {"kind": "unit", "ap": ap_a, "full_energy": 1}, "B0": {"kind": "unit", "ap": ap_b, "full_energy": 1}}
+    initial = {"ap_limit": limit, "armies": {side: {"lineup": [{"unit": f"{side}0"}]} for side in SIDES}}
+    context = Context(GAME)
+    state = GAME.setup(initial, cards, context)
+    facts = GAME.observe(state)
+    over = [side for side, ap in (("A", ap_a), ("B", ap_b)) if ap > limit]
+    for side in SIDES:
+        assert facts["armies"][side]["legal"] == (side not in over)
+        assert facts["armies"][side]["problems"] == (["over-ap-limit"] if side in over else [])
+    try:
+        GAME.apply(state, {"action": "battle"}, context)
+    except Rejection as refusal:
+        assert refusal.reason == "over-ap-limit" and over
+        assert all(f"army {side} " in refusal.message for side in over)
+    else:
+        assert not over

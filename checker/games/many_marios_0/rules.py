@@ -3,11 +3,13 @@
 Read beside ``many-marios-0-combat.txt``: Army construction, Beginning the battle, Damage,
 Exhaustion and defeat, Ending the battle, Combat abilities. A battle runs by itself once the
 armies are set: the ``battle`` action walks the beginning once, then the combat round of
-``procedure.yaml`` round after round until the battle ends (or for the rounds asked).
+``procedure.yaml`` round after round, the procedure's loop bringing it back to the leading
+units' damage while the battle goes on, until it ends (or for the rounds asked).
 
 Within a round the leading units' damage is simultaneous; ballistic fire follows; exhaustion
-damage comes last. A unit whose DE is depleted is removed at once, so a unit defeated earlier
-in the round deals no later damage.
+damage comes last. A unit whose DE is depleted is removed at once; whether an exhausted unit
+defeated earlier in the round still deals its exhaustion damage is a reading, as is how many
+combat rounds the page's "turn" spans.
 """
 
 from __future__ import annotations
@@ -15,29 +17,50 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from checker.game import Context
+from checker.game import Book, Context
 from checker.games.many_marios_0.state import (
     SIDES,
     State,
     Unit,
+    army_problems,
     build_state,
     observe,
     other,
     piece_from,
 )
-from checker.procedure import Procedure, StepHandlers
+from checker.procedure import StepHandlers
 from checker.trace import Entity, mechanic
+from checker.vocabulary import Vocabulary
 
-steps = StepHandlers()
+steps: StepHandlers[State] = StepHandlers()
+vocabulary = Vocabulary()
+vocabulary.reasons(
+    over_ap_limit="An army's units, items and buildings total more Army Points than the challenge allows.",
+    battle_over="The battle has already ended.",
+)
 
 # Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
 AE_CAP_ORDER = "mm.amb.ae-cap-order"
+TURN = "mm.amb.turn"
 ROLES_AFTER_ROTATION = "mm.amb.roles-after-rotation"
 BALLISTICS_TARGET = "mm.amb.ballistics-target"
 STUN_SILENCES = "mm.amb.stun-silences"
+DEFEAT_BEFORE_EXHAUSTION = "mm.amb.defeat-before-exhaustion-damage"
 
 #: A battle that has not ended after this many rounds is a bug: stalemates are detected.
 ROUND_LIMIT = 10_000
+
+
+def rounds_per_turn(context: Context) -> int:
+    """How many combat rounds the page's "turn" spans."""
+    return 2 if context.read(TURN, "exchange-of-roles") else 1
+
+
+def next_turn(context: Context, round_number: int) -> range:
+    """The rounds of the turn after the one ``round_number`` belongs to (turns counted from round 1)."""
+    per = rounds_per_turn(context)
+    start = ((round_number - 1) // per + 1) * per + 1
+    return range(start, start + per)
 
 
 def unit_entity(unit: Unit) -> Entity:
@@ -57,43 +80,64 @@ class Hit:
     kind: str  # lead, ballistics, exhaustion
 
 
-def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
+def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
     """The armies as the scenario sets them, with its units, items and buildings."""
-    book = {name: piece_from(name, raw) for name, raw in {**catalogue.get("cards", {}), **cards}.items()}
-    return build_state(initial, book)
+    pieces = Book({name: piece_from(name, raw) for name, raw in {**book.get("cards", {}), **cards}.items()})
+    return build_state(initial, pieces)
 
 
-__all__ = ["steps", "setup", "observe", "apply", "settle"]
+__all__ = ["steps", "vocabulary", "setup", "observe"]
 
 
 # === Army construction and Beginning the battle ===================================================
 
 
 @steps("check-armies")
-def check_armies(context: Context, state: State) -> None:
+def check_armies(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """Both armies are checked, so a refusal names every army over the limit."""
+    over: dict[str, int] = {}
     for side in SIDES:
         army = state.armies[side]
-        if army.ap > state.ap_limit:
-            raise context.reject(
-                "over-ap-limit", f"army {side} totals {army.ap} AP, over the challenge's {state.ap_limit}",
-                "mm.army.ap-limit", involves=[mechanic("Army Points")], total=army.ap, limit=state.ap_limit,
-            )
-        context.note("mm.army.ap-limit", f"Army {side}: {army.ap} AP, within the challenge's {state.ap_limit}",
-                     involves=[mechanic("Army Points")], total=army.ap)
+        context.note("mm.army.composition", f"Army {side}: " + " + ".join(
+            f"{name} {ap} ({kind})" for kind, name, ap in army.composition) + f" = {army.ap} AP",
+            involves=[mechanic("Army Points")], total=army.ap)
+        if "over-ap-limit" in army_problems(army, state.ap_limit):
+            over[side] = army.ap
+            context.note("mm.army.ap-limit", f"Army {side}: {army.ap} AP, over the challenge's {state.ap_limit}: "
+                         "not a legal army", involves=[mechanic("Army Points")], total=army.ap, limit=state.ap_limit)
+        else:
+            context.note("mm.army.ap-limit", f"Army {side}: {army.ap} AP, within the challenge's {state.ap_limit}",
+                         involves=[mechanic("Army Points")], total=army.ap)
+    if over:
+        raise context.reject(
+            "over-ap-limit", " and ".join(f"army {side} totals {ap} AP" for side, ap in over.items())
+            + f", over the challenge's {state.ap_limit}",
+            "mm.army.ap-limit", involves=[mechanic("Army Points")], totals=over, limit=state.ap_limit,
+        )
+
+
+def _starting(energy: str, value: int, unit: Unit) -> str:
+    if energy not in unit.overridden:
+        return f"{energy} {value}"
+    return f"{energy} {value} (set by the scenario; energy plus modifiers would make it {unit.overridden[energy]})"
 
 
 @steps("set-energy")
-def set_energy(context: Context, state: State) -> None:
+def set_energy(context: Context, state: State, action: Mapping[str, Any]) -> None:
     for side in SIDES:
         for unit in state.armies[side].lineup:
-            context.note("mm.begin.energy", f"{side} {unit.name}: AE {unit.ae}, DE {unit.de}",
-                         involves=[unit_entity(unit)], ae=unit.ae, de=unit.de)
+            if unit.full_energy is not None and unit.energy < unit.full_energy:
+                context.note("mm.begin.partial-energy", f"{side} {unit.name} enters the battle at {unit.energy} of its "
+                             f"{unit.full_energy} energy", involves=[unit_entity(unit)], energy=unit.energy)
+            context.note("mm.begin.energy", f"{side} {unit.name}: {_starting('AE', unit.ae, unit)}, "
+                         f"{_starting('DE', unit.de, unit)}", involves=[unit_entity(unit)], ae=unit.ae, de=unit.de,
+                         set_by_scenario=sorted(unit.overridden))
         context.note("mm.army.lineup", f"{side}'s lineup: " + ", ".join(u.name for u in state.armies[side].lineup),
                      involves=[mechanic("lineup")])
 
 
 @steps("first-player")
-def first_player(context: Context, state: State) -> None:
+def first_player(context: Context, state: State, action: Mapping[str, Any]) -> None:
     state.offense = state.first_player
     context.note("mm.begin.first-player", f"{state.first_player} is the first player: its leading unit begins on the offense",
                  involves=[mechanic("offense and defense")])
@@ -106,9 +150,11 @@ def _lead_hit(context: Context, state: State, side: str, unit: Unit, foe: Unit) 
     """The damage a leading unit deals the other leading unit this round (None: negated or deferred)."""
     offense = side == state.offense
     if unit.exhausted:
-        state.rounds[str(state.round)]["deferred"].append(f"{side}:{unit.name}")
+        state.deferred.append((side, unit.name))
+        context.note("mm.exhaustion.last", f"{unit.name} is exhausted: its damage is exhaustion damage, dealt only after "
+                     "all other damage", involves=[unit_entity(unit), mechanic("exhaustion")])
         return None  # its attack is exhaustion damage, dealt last
-    if unit.silenced_round == state.round:
+    if state.round in unit.silenced_rounds:
         context.note("mm.ability.stun", f"{unit.name} was stunned: it deals no damage this turn",
                      involves=[unit_entity(unit), ability("stun")])
         return None
@@ -127,14 +173,15 @@ def _lead_hit(context: Context, state: State, side: str, unit: Unit, foe: Unit) 
                          involves=[unit_entity(unit), unit_entity(foe), ability("flying")])
         else:
             effects.append(("flying", 1))
+            context.note("mm.ability.flying", f"{unit.name} flies, on the offense against a unit that does not: +1 damage",
+                         involves=[unit_entity(unit), unit_entity(foe), ability("flying")])
     effects += list(unit.bonuses)
     amount = 1 + sum(bonus for _, bonus in effects)
     if effects:
         context.note("mm.damage.effects", f"{unit.name}: 1 + " + " + ".join(f"{b} ({n})" for n, b in effects) + f" = {amount}",
                      involves=[unit_entity(unit), *(ability(n) for n, _ in effects if n == "flying")])
     while amount > unit.ae and effects:
-        which = context.reading(AE_CAP_ORDER)
-        dropped = effects.pop() if which == "latest-first" else effects.pop(0)
+        dropped = effects.pop() if context.read(AE_CAP_ORDER, "latest-first") else effects.pop(0)
         amount -= dropped[1]
         context.note("mm.damage.ae-cap", f"{unit.name} would deal more than its AE {unit.ae}: {dropped[0]} is ignored, "
                      f"damage {amount}", involves=[unit_entity(unit), mechanic("AE")])
@@ -185,8 +232,18 @@ def _remove_defeated(context: Context, state: State) -> None:
                          involves=[unit_entity(unit), mechanic("defeat")])
 
 
+def _begin_round(state: State) -> None:
+    state.round += 1
+    state.rounds[str(state.round)] = {
+        "offense": state.offense,
+        "leads": {side: state.armies[side].lineup[0].name for side in SIDES},
+        "damage": [], "defeated": [], "dealt": 0, "rotated": False,
+    }
+
+
 @steps("leading-units-damage")
-def leading_units_damage(context: Context, state: State) -> None:
+def leading_units_damage(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _begin_round(state)
     leads = {side: state.lead(side) for side in SIDES}
     a, b = leads["A"], leads["B"]
     assert a is not None and b is not None
@@ -204,28 +261,38 @@ def _stun(context: Context, state: State, hits: list[Hit]) -> None:
     for hit in hits:
         if hit.by_side != state.offense or not hit.to.has("stun") or hit.amount <= 0:
             continue
-        silenced = hit.by if context.reading(STUN_SILENCES) == "attacker-silenced" else hit.to
-        silenced.silenced_round = state.round + 1
+        silenced = hit.by if context.read(STUN_SILENCES, "attacker-silenced") else hit.to
+        turn = next_turn(context, state.round)
+        silenced.silenced_rounds |= frozenset(turn)
         context.note("mm.ability.stun", f"{hit.by.name}, on the offense, damaged {hit.to.name}, which has stun: "
-                     f"{silenced.name} deals no damage on its next turn",
+                     f"{silenced.name} deals no damage on its next turn (round{'s' if len(turn) > 1 else ''} "
+                     + ", ".join(str(r) for r in turn) + ")",
                      involves=[unit_entity(hit.by), unit_entity(hit.to), ability("stun")])
 
 
+def _ballistic_units(state: State) -> list[Unit]:
+    """The defense's ballistic units behind its leading unit (none while either army is defeated)."""
+    if not state.armies[state.offense].lineup:
+        return []
+    return [u for u in state.armies[other(state.offense)].lineup[1:] if u.has("ballistics")]
+
+
+@steps.condition("defense-has-ballistic-unit")
+def defense_has_ballistic_unit(state: State) -> bool:
+    return bool(_ballistic_units(state))
+
+
 @steps("ballistics")
-def ballistics(context: Context, state: State) -> None:
+def ballistics(context: Context, state: State, action: Mapping[str, Any]) -> None:
     side = other(state.offense)
     army = state.armies[side]
-    if not army.lineup or not state.armies[state.offense].lineup:
-        return
-    ballistic = [u for u in army.lineup[1:] if u.has("ballistics")]
-    if not ballistic:
-        return
+    ballistic = _ballistic_units(state)
     names = [u.name for u in ballistic]
     start = names.index(army.last_fired) + 1 if army.last_fired in names else 0
     shooter = (ballistic[start:] + ballistic[:start])[0]
     army.last_fired = shooter.name
     foes = state.armies[state.offense].lineup
-    if context.reading(BALLISTICS_TARGET) == "opposing-lead" or len(foes) == 1:
+    if context.read(BALLISTICS_TARGET, "opposing-lead") or len(foes) == 1:
         target = foes[0]
     else:
         target = foes[1]
@@ -239,25 +306,52 @@ def ballistics(context: Context, state: State) -> None:
         return
     context.note("mm.ability.ballistics", f"{side} is on the defense: {shooter.name} fires for 1 damage at {target.name}",
                  involves=[unit_entity(shooter), unit_entity(target), ability("ballistics")])
+    context.note("mm.damage.effects", f"An effect lets {shooter.name}, not a leading unit, deal damage",
+                 involves=[unit_entity(shooter), ability("ballistics")])
     state.rounds[str(state.round)]["dealt"] += deal(context, state, [Hit(shooter, side, target, 1, "ballistics")])
 
 
+def _exhausted_striker(context: Context, state: State, side: str, name: str) -> Unit | None:
+    """The exhausted unit due to deal exhaustion damage this round, unless its defeat took it away."""
+    lead = state.lead(side)
+    if lead is not None and lead.name == name:
+        return lead
+    fallen = next(u for u in state.armies[side].defeated if u.name == name)
+    if context.read(DEFEAT_BEFORE_EXHAUSTION, "removed-at-once"):
+        context.note("mm.defeat", f"{name} was defeated and removed earlier this round: it deals no exhaustion damage",
+                     involves=[unit_entity(fallen), mechanic("defeat"), mechanic("exhaustion")])
+        return None
+    context.note(DEFEAT_BEFORE_EXHAUSTION, f"{name} was defeated earlier this round: its exhaustion damage, "
+                 "determined with the round's, is still dealt", involves=[unit_entity(fallen), mechanic("exhaustion")])
+    return fallen
+
+
+@steps.condition("exhausted-units-attack")
+def exhausted_units_attack(state: State) -> bool:
+    return bool(state.deferred)
+
+
 @steps("exhaustion-damage")
-def exhaustion_damage(context: Context, state: State) -> None:
+def exhaustion_damage(context: Context, state: State, action: Mapping[str, Any]) -> None:
     hits: list[Hit] = []
-    deferred = state.rounds[str(state.round)].pop("deferred")
-    for side in SIDES:
-        unit, foe = state.lead(side), state.lead(other(side))
-        if unit is None or foe is None or f"{side}:{unit.name}" not in deferred:
+    deferred, state.deferred = state.deferred, []
+    for side, name in deferred:
+        unit, foe = _exhausted_striker(context, state, side, name), state.lead(other(side))
+        if unit is None or foe is None:
             continue
         offense = side == state.offense
-        if unit.silenced_round == state.round or (offense and unit.has("defender")) or (not offense and foe.has("defender")):
+        if state.round in unit.silenced_rounds or (offense and unit.has("defender")) or (not offense and foe.has("defender")):
             context.note("mm.damage.negated", f"{unit.name}'s exhaustion damage is negated", involves=[unit_entity(unit)])
             continue
         if foe.has("agility") and not foe.exhausted:
             context.note("mm.ability.agility", f"{foe.name} has agility and is not exhausted: it cannot be dealt "
                          f"{unit.name}'s exhaustion damage", involves=[unit_entity(unit), unit_entity(foe), ability("agility")])
+            context.note("mm.damage.negated", f"{unit.name}'s exhaustion damage is negated: neither AE nor DE is consumed",
+                         involves=[unit_entity(unit)])
             continue
+        if foe.has("agility"):
+            context.note("mm.ability.agility", f"{foe.name} has agility but is exhausted: it can be dealt "
+                         f"{unit.name}'s exhaustion damage", involves=[unit_entity(unit), unit_entity(foe), ability("agility")])
         if unit.bonuses or unit.has("flying"):
             context.note("mm.exhaustion.no-damage-abilities", f"{unit.name} is exhausted: abilities that increase its damage "
                          "are ignored", involves=[unit_entity(unit), mechanic("exhaustion")])
@@ -269,7 +363,7 @@ def exhaustion_damage(context: Context, state: State) -> None:
 
 
 @steps("rotation")
-def rotation(context: Context, state: State) -> None:
+def rotation(context: Context, state: State, action: Mapping[str, Any]) -> None:
     entry = state.rounds[str(state.round)]
     if entry["dealt"]:
         state.quiet_rounds = 0
@@ -279,18 +373,21 @@ def rotation(context: Context, state: State) -> None:
                  involves=[mechanic("rotation")])
     if state.quiet_rounds < 2 or any(not state.armies[side].lineup for side in SIDES):
         return
+    per_turn = rounds_per_turn(context)
+    if state.quiet_rounds < 2 * per_turn or state.round % per_turn:
+        return  # not yet two whole turns without damage
     for side in SIDES:
         lineup = state.armies[side].lineup
         lineup.append(lineup.pop(0))
     state.quiet_rounds = 0
     entry["rotated"] = True
-    context.note("mm.damage.rotation", "Two rounds without damage: both leading units move to the back; "
+    context.note("mm.damage.rotation", "Two turns without damage: both leading units move to the back; "
                  f"{state.armies['A'].lineup[0].name} and {state.armies['B'].lineup[0].name} lead",
                  involves=[mechanic("rotation")])
 
 
 @steps("end-of-round")
-def end_of_round(context: Context, state: State) -> None:
+def end_of_round(context: Context, state: State, action: Mapping[str, Any]) -> None:
     left = {side: bool(state.armies[side].lineup) for side in SIDES}
     if not all(left.values()):
         state.over = True
@@ -301,7 +398,7 @@ def end_of_round(context: Context, state: State) -> None:
         else:
             context.note("mm.end.draw", "No player has any units left: a draw", involves=[mechanic("end of battle")])
         return
-    if state.rounds[str(state.round)].get("rotated") and context.reading(ROLES_AFTER_ROTATION) == "restart-with-first-player":
+    if state.rounds[str(state.round)].get("rotated") and context.read(ROLES_AFTER_ROTATION, "restart-with-first-player"):
         state.offense = state.first_player
         context.note(ROLES_AFTER_ROTATION, f"New leading units: {state.first_player}'s begins on the offense again",
                      involves=[mechanic("offense and defense"), mechanic("rotation")])
@@ -317,36 +414,26 @@ def end_of_round(context: Context, state: State) -> None:
     state.seen.add(fingerprint)
 
 
+@steps.condition("battle-goes-on")
+def battle_goes_on(state: State) -> bool:
+    return not state.over
+
+
 # === Actions ========================================================================================
 
 
-def battle(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
+@vocabulary.action("battle", "Fight: set the battle up (the first time), then fight this many rounds, or to the end.",
+                   params={"rounds": {"type": "integer", "minimum": 1}})
+def battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """Set the battle up (once), then fight the rounds asked for, or to the end."""
-    following = state.evolve()
-    if following.over:
+    if state.over:
         raise context.reject("battle-over", "the battle has already ended")
-    if not following.started:
-        procedure.walk("beginning", steps, context, following)
-        following.started = True
+    if state.step is None:
+        context.walk(state, "beginning", action)
     limit = action.get("rounds")
     fought = 0
-    while not following.over and (limit is None or fought < limit):
-        if following.round >= ROUND_LIMIT:
+    while not state.over and (limit is None or fought < limit):
+        if state.round >= ROUND_LIMIT:
             raise RuntimeError(f"no end after {ROUND_LIMIT} rounds")
-        following.round += 1
+        context.advance(state, "end-of-round", action)
         fought += 1
-        following.rounds[str(following.round)] = {
-            "offense": following.offense,
-            "leads": {side: following.lead(side).name for side in SIDES},  # type: ignore[union-attr]
-            "damage": [], "defeated": [], "dealt": 0, "rotated": False, "deferred": [],
-        }
-        procedure.walk("combat-round", steps, context, following)
-    return following
-
-
-def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
-    return battle(state, action, context, procedure)
-
-
-def settle(state: State, context: Context, procedure: Procedure) -> State:
-    return state

@@ -6,8 +6,7 @@ the units, items and buildings they use, with their Army Points and modifiers.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from checker.errors import InputError
@@ -43,7 +42,11 @@ class Unit:
     de: int
     abilities: frozenset[str]
     bonuses: tuple[tuple[str, int], ...]  # damage-raising effects, in the order they apply
-    silenced_round: int = 0  # "deals no damage on its next turn"
+    energy: int = 0  # the energy it enters the battle with
+    full_energy: int | None = None
+    silenced_rounds: frozenset[int] = frozenset()  # "deals no damage on its next turn"
+    #: "AE"/"DE" the scenario set directly -> what energy plus modifiers would have made it
+    overridden: dict[str, int] = field(default_factory=dict)
 
     @property
     def exhausted(self) -> bool:
@@ -57,6 +60,8 @@ class Unit:
 class Army:
     ap: int
     lineup: list[Unit]
+    #: what the AP total is made of: (kind, name, AP) for every unit, item and building
+    composition: tuple[tuple[str, str, int], ...] = ()
     defeated: list[Unit] = field(default_factory=list)
     last_fired: str | None = None  # the ballistic unit that fired last
 
@@ -66,7 +71,7 @@ class State:
     ap_limit: int
     first_player: str
     armies: dict[str, Army]
-    started: bool = False
+    step: str | None = None  # the procedure step the battle stands at
     round: int = 0
     offense: str = "A"
     quiet_rounds: int = 0  # consecutive rounds without damage
@@ -75,9 +80,8 @@ class State:
     stalemate: bool = False
     seen: set[str] = field(default_factory=set)
     rounds: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def evolve(self) -> "State":
-        return replace(self, armies=copy.deepcopy(self.armies), seen=set(self.seen), rounds=copy.deepcopy(self.rounds))
+    #: this round's exhausted leading units, as (side, name), whose attack waits for the exhaustion damage step
+    deferred: list[tuple[str, str]] = field(default_factory=list)
 
     def lead(self, side: str) -> Unit | None:
         lineup = self.armies[side].lineup
@@ -89,9 +93,18 @@ class State:
         for side in SIDES:
             army = self.armies[side]
             parts.append(f"{army.last_fired}|" + ";".join(
-                f"{u.name}:{u.ae}:{u.de}:{int(u.silenced_round > self.round)}" for u in army.lineup
+                f"{u.name}:{u.ae}:{u.de}:{self._silenced_ahead(u)}" for u in army.lineup
             ))
         return "/".join(parts)
+
+    def _silenced_ahead(self, unit: Unit) -> str:
+        """The rounds still to come in which the unit deals no damage, counted from this one."""
+        return ",".join(str(r - self.round) for r in sorted(unit.silenced_rounds) if r > self.round)
+
+
+def army_problems(army: Army, ap_limit: int) -> list[str]:
+    """Why the army may not fight this challenge, as reject reasons (none: it is legal)."""
+    return ["over-ap-limit"] if army.ap > ap_limit else []
 
 
 def piece_from(name: str, raw: Mapping[str, Any]) -> Piece:
@@ -116,7 +129,7 @@ def build_state(initial: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
         raw = initial["armies"][side]
         at = ("initial", "armies", side)
         buildings = [_piece(book, b, "building", at + ("buildings", i)) for i, b in enumerate(raw.get("buildings", []))]
-        ap = sum(b.ap for b in buildings)
+        pieces: list[Piece] = []
         lineup: list[Unit] = []
         for index, entry in enumerate(raw["lineup"]):
             path = at + ("lineup", index)
@@ -131,13 +144,17 @@ def build_state(initial: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
                 raise InputError(f"two units named {name!r} in army {side}", path=path,
                                  expected="names unique per army (give 'name:' to field two of a unit)")
             modifiers = [*items, *buildings]
+            computed = {"AE": energy + sum(m.ae for m in modifiers), "DE": energy + sum(m.de for m in modifiers)}
+            preset = {key: entry[key.lower()] for key in computed if key.lower() in entry}
             lineup.append(Unit(
-                name=name, piece=piece.name,
-                ae=energy + sum(m.ae for m in modifiers), de=energy + sum(m.de for m in modifiers),
+                name=name, piece=piece.name, ae=preset.get("AE", computed["AE"]), de=preset.get("DE", computed["DE"]),
                 abilities=piece.abilities, bonuses=tuple((m.name, m.damage) for m in modifiers if m.damage),
+                energy=energy, full_energy=piece.full_energy, overridden={key: computed[key] for key in preset},
             ))
-            ap += piece.ap + sum(i.ap for i in items)
-        armies[side] = Army(ap=ap, lineup=lineup)
+            pieces += [piece, *items]
+        pieces += buildings
+        armies[side] = Army(ap=sum(p.ap for p in pieces), lineup=lineup,
+                            composition=tuple((p.kind, p.name, p.ap) for p in pieces))
     first = initial.get("first_player", "A")
     return State(ap_limit=initial["ap_limit"], first_player=first, armies=armies, offense=first)
 
@@ -152,6 +169,8 @@ def observe(state: State) -> dict[str, Any]:
         "armies": {
             side: {
                 "ap": army.ap,
+                "legal": not army_problems(army, state.ap_limit),
+                "problems": army_problems(army, state.ap_limit),
                 "lineup": [u.name for u in army.lineup],
                 "defeated": [u.name for u in army.defeated],
                 "units": {u.name: {"ae": u.ae, "de": u.de, "exhausted": u.exhausted}
