@@ -34,6 +34,7 @@ from checker.vocabulary import Vocabulary, ref
 steps: StepHandlers[State] = StepHandlers()
 vocabulary = Vocabulary()
 vocabulary.reasons(
+    player_count="A battle is played by 2 to 4 players.",
     deck_size="A deck holds 10 cards.",
     number_out_of_range="Each card has a Number between 1 and 10.",
     kami_number_differs="The Number is fixed for each Kami Type: every card of one Kami has the same Number.",
@@ -58,6 +59,7 @@ KP_EARNED = "mcs.amb.kp-earned"
 
 BEATS = {"Fire": "Leaf", "Leaf": "Water", "Water": "Fire"}  # the Elemental Boost's three-way relationship
 GAMES_PER_BATTLE = 3
+PLAYERS = range(2, 5)
 DECK_SIZE = 10
 NUMBERS = range(1, 11)
 SEAT = ref("seat")
@@ -80,9 +82,19 @@ __all__ = ["steps", "vocabulary", "setup", "observe"]
 def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
     """The battle as the scenario sets it (players, decks, the skills of its Card Types), if its decks can be played."""
     state = build_state(initial, cards)
+    if len(state.seats) not in PLAYERS:
+        raise context.reject("player-count", f"{len(state.seats)} player(s); a battle is played by 2 to 4",
+                             "mcs.overview.players", players=len(state.seats))
+    context.note("mcs.overview.players", f"{len(state.seats)} players: {', '.join(state.seats)}", players=len(state.seats))
     for seat in state.seats:
         check_deck(context, state, seat)
     check_kami_numbers(context, state)
+    decks = [mechanic("deck")]
+    context.note("mcs.overview.three-games", f"Each deck ({', '.join(state.seats)}) holds {DECK_SIZE} cards for the "
+                 "battle's three games", involves=decks)
+    context.note("mcs.card.number", "Every card's Number is between 1 and 10", involves=decks)
+    context.note("mcs.card.kami-types", "Every card of one Kami has the same Number", involves=decks)
+    context.note("mcs.card.light", "No card of a deck is Light: Light comes only from skills", involves=decks)
     return state
 
 
@@ -246,6 +258,8 @@ def pre_charge(context: Context, state: State, action: Mapping[str, Any]) -> Non
             raise context.reject("not-enough-kp", f"{card.id} has {card.kp} KP, less than the Charge Regulation's "
                                  f"{state.charge_regulation}", "mcs.flow.pre-charge", involves=[mechanic("KP")])
         played.charge = state.charge_regulation
+        context.note("mcs.flow.pre-charge", f"{player.seat}'s Pre-Charge is the Charge Regulation, {state.charge_regulation} KP",
+                     involves=[mechanic("KP")])
         _charge(context, state, player, card, state.charge_regulation, "Pre-Charge, the Charge Regulation")
 
 
@@ -329,6 +343,8 @@ def charge_action(context: Context, state: State, action: Mapping[str, Any]) -> 
             context.note("mcs.flow.charge-action", f"{player.seat} Escapes: out of this game", involves=[mechanic("Charge Action")])
             context.note("mcs.flow.escape-not-opened", f"{card.id} is not opened", involves=[mechanic("Charge Action")])
             continue
+        context.note("mcs.flow.charge-action", f"{player.seat} {'Waits' if choice == 'wait' else 'Charges'}: in the game",
+                     involves=[mechanic("Charge Action")])
         amount = state.wait_kp if choice == "wait" else choice["charge"]
         if card.kp < amount:
             raise context.reject("not-enough-kp", f"{card.id} has {card.kp} KP, less than the {amount} this Charge Action "
@@ -346,7 +362,11 @@ def activate_skills(context: Context, state: State, stage: str) -> None:
     opened = [(p, p.played[stage]) for p in state.in_game() if stage in p.played and p.played[stage].opened]
     for player, played in opened:
         card = state.cards[played.card]
-        for skill in state.skills.get(card.card_type, ()):
+        skills = state.skills.get(card.card_type, ())
+        if skills:
+            context.note("mcs.card.skills", f"{card.id} is a {card.card_type}: the skills set for that Card Type activate",
+                         involves=[card_entity(card), mechanic("skill")])
+        for skill in skills:
             vocabulary.effect_handler("skill", skill.kind)(context, state, stage, player, played, skill)
 
 
@@ -406,6 +426,7 @@ def elemental_boost(context: Context, state: State, action: Mapping[str, Any]) -
     elif len(present - {"Light"}) == 2:
         a, b = sorted(present - {"Light"})
         win, lose = (a, b) if BEATS[a] == b else (b, a)
+        context.note("mcs.card.element-cycle", f"{lose} < {win}: {win} is strong against {lose}", involves=involved)
         _boost(context, state, [p for p in opened if p.element == win], [p for p in opened if p.element == lose],
                "mcs.boost.cycle", f"{win} beats {lose}", involved)
     else:
@@ -572,6 +593,7 @@ def ranking(context: Context, state: State, action: Mapping[str, Any]) -> None:
     earned = {seat: p.received - (p.charged if net else 0) for seat, p in state.players.items()}
     order = sorted(state.seats, key=lambda seat: -earned[seat])
     state.ranking = {"earned": earned, "order": order}
-    context.note("mcs.ranking.three-games", "Battle over: " + ", ".join(f"{s} {earned[s]:+d} KP" for s in order),
-                 involves=[mechanic("ranking")])
+    context.note("mcs.ranking.three-games", f"{GAMES_PER_BATTLE} games played: the battle is over", involves=[mechanic("ranking")])
+    context.note("mcs.overview.ranking", "Ranked by the KP earned in the three games: "
+                 + ", ".join(f"{s} {earned[s]:+d} KP" for s in order), involves=[mechanic("ranking")])
 
