@@ -76,7 +76,7 @@ def element(name: str) -> Entity:
 __all__ = ["steps", "vocabulary", "setup", "observe"]
 
 
-# === Overview and Card: the decks ==================================================================
+# === Overview and Card: the players and their decks =============================================
 
 
 def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
@@ -93,7 +93,7 @@ def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any]
     context.note("mcs.overview.three-games", f"Each deck ({', '.join(state.seats)}) holds {DECK_SIZE} cards for the "
                  "battle's three games", involves=decks)
     context.note("mcs.card.number", "Every card's Number is between 1 and 10", involves=decks)
-    context.note("mcs.card.kami-types", "Every card of one Kami has the same Number", involves=decks)
+    context.note("mcs.card.kami-types", "Every card of one Kami, in every deck, has the same Number", involves=decks)
     context.note("mcs.card.light", "No card of a deck is Light: Light comes only from skills", involves=decks)
     return state
 
@@ -109,7 +109,7 @@ def check_deck(context: Context, state: State, seat: str) -> None:
                                  "mcs.card.number", involves=[card_entity(card)], number=card.number)
         if card.element == "Light":
             raise context.reject("light-in-deck", f"{card.id} ({card.kami}) is a Light card; Light comes only from skills",
-                                 "mcs.card.light", involves=[card_entity(card), element("Light")])
+                                 "mcs.card.light", involves=[mechanic("deck"), element("Light")])
 
 
 def check_kami_numbers(context: Context, state: State) -> None:
