@@ -3,8 +3,8 @@
 Read beside ``my-crypto-saga-battle-rules.txt``: Overview, Card, Composition of one game,
 Game Flow (Handout, Pre-round, Round 1 / Round 2, Elemental Boost), Final Count (Number
 tally, KP tally), Battle Rankings, Timeouts and Disconnection. Each action walks one phase of
-``procedure.yaml``; after Round 2 the Final Count follows by itself, and after the third game
-the battle ranking.
+``procedure.yaml``; its loops decide what follows: after Round 1, Round 2; after Round 2, the
+Final Count, then the next deal until three games are played, and then the battle ranking.
 
 KP is counted in whole units. Every figure of the KP tally is written to the trace with the
 arithmetic that produced it.
@@ -13,7 +13,7 @@ arithmetic that produced it.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from checker.errors import InputError
 from checker.game import Context
@@ -27,10 +27,25 @@ from checker.games.my_crypto_saga.state import (
     build_state,
     observe,
 )
-from checker.procedure import Procedure, StepHandlers
+from checker.procedure import StepHandlers
 from checker.trace import Entity, mechanic
+from checker.vocabulary import Vocabulary, ref
 
-steps = StepHandlers()
+steps: StepHandlers[State] = StepHandlers()
+vocabulary = Vocabulary()
+vocabulary.reasons(
+    player_count="A battle is played by 2 to 4 players.",
+    deck_size="A deck holds 10 cards.",
+    number_out_of_range="Each card has a Number between 1 and 10.",
+    kami_number_differs="The Number is fixed for each Kami Type: every card of one Kami has the same Number.",
+    light_in_deck="The Light Element is generated only by skill effects: no card of a deck is Light.",
+    wrong_stage="The action is not the next one of the game (a deal, the Pre-Round or a Round).",
+    card_already_dealt="A card dealt in an earlier game of the battle cannot be dealt again.",
+    card_not_in_hand="The card is not in the player's hand.",
+    not_enough_kp="The card has less KP than the charge takes.",
+    player_disconnected="A disconnected player cannot return to the battle.",
+    battle_over="The three games are played: the battle is over.",
+)
 
 # Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
 DEALT_CARD_REUSE = "mcs.amb.dealt-card-reuse"
@@ -44,6 +59,10 @@ KP_EARNED = "mcs.amb.kp-earned"
 
 BEATS = {"Fire": "Leaf", "Leaf": "Water", "Water": "Fire"}  # the Elemental Boost's three-way relationship
 GAMES_PER_BATTLE = 3
+PLAYERS = range(2, 5)
+DECK_SIZE = 10
+NUMBERS = range(1, 11)
+SEAT = ref("seat")
 
 
 def card_entity(card: Card) -> Entity:
@@ -54,25 +73,83 @@ def element(name: str) -> Entity:
     return ("element", name)
 
 
-def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
-    """The battle as the scenario sets it: players, decks, and the skills of its Card Types."""
-    return build_state(initial, cards)
+__all__ = ["steps", "vocabulary", "setup", "observe"]
 
 
-__all__ = ["steps", "setup", "observe", "apply", "settle"]
+# === Overview and Card: the players and their decks =============================================
 
 
-def stage_action(stage: str, phase: str, following: str) -> Callable[[Context, State, Mapping[str, Any], Procedure], None]:
-    """An action allowed at one stage of a game: it walks ``phase`` and moves the game on."""
-    def act(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
-        if state.stage != stage:
-            raise context.reject("wrong-stage", f"{phase} is not next (now: {state.stage})")
-        procedure.walk(phase, steps, context, state, action)
-        state.stage = following
-    return act
+def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
+    """The battle as the scenario sets it (players, decks, the skills of its Card Types), if its decks can be played."""
+    state = build_state(initial, cards)
+    if len(state.seats) not in PLAYERS:
+        raise context.reject("player-count", f"{len(state.seats)} player(s); a battle is played by 2 to 4",
+                             "mcs.overview.players", players=len(state.seats))
+    context.note("mcs.overview.players", f"{len(state.seats)} players: {', '.join(state.seats)}", players=len(state.seats))
+    for seat in state.seats:
+        check_deck(context, state, seat)
+    check_kami_numbers(context, state)
+    decks = [mechanic("deck")]
+    context.note("mcs.overview.three-games", f"Each deck ({', '.join(state.seats)}) holds {DECK_SIZE} cards for the "
+                 "battle's three games", involves=decks)
+    context.note("mcs.card.number", "Every card's Number is between 1 and 10", involves=decks)
+    context.note("mcs.card.kami-types", "Every card of one Kami, in every deck, has the same Number", involves=decks)
+    context.note("mcs.card.light", "No card of a deck is Light: Light comes only from skills", involves=decks)
+    return state
+
+
+def check_deck(context: Context, state: State, seat: str) -> None:
+    deck = state.players[seat].deck
+    if len(deck) != DECK_SIZE:
+        raise context.reject("deck-size", f"{seat}'s deck holds {len(deck)} cards, not {DECK_SIZE}",
+                             "mcs.overview.three-games", involves=[mechanic("deck")], cards=len(deck))
+    for card in (state.cards[card_id] for card_id in deck):
+        if card.number not in NUMBERS:
+            raise context.reject("number-out-of-range", f"{card.id} ({card.card_type}) has Number {card.number}, not 1 to 10",
+                                 "mcs.card.number", involves=[card_entity(card)], number=card.number)
+        if card.element == "Light":
+            raise context.reject("light-in-deck", f"{card.id} ({card.kami}) is a Light card; Light comes only from skills",
+                                 "mcs.card.light", involves=[mechanic("deck"), element("Light")])
+
+
+def check_kami_numbers(context: Context, state: State) -> None:
+    numbers: dict[str, Card] = {}
+    for card in state.cards.values():
+        first = numbers.setdefault(card.kami, card)
+        if first.number != card.number:
+            raise context.reject("kami-number-differs", f"{card.id} ({card.card_type}) has Number {card.number}, but "
+                                 f"{first.id} ({first.card_type}) has Number {first.number}", "mcs.card.kami-types",
+                                 involves=[card_entity(first), card_entity(card)])
+
+
+def battle_goes_on(context: Context, state: State) -> None:
+    if state.stage == "over":
+        raise context.reject("battle-over", "the battle is over", "mcs.ranking.three-games")
+
+
+def expect_stage(context: Context, state: State, stage: str, what: str) -> None:
+    battle_goes_on(context, state)
+    if state.stage != stage:
+        raise context.reject("wrong-stage", f"{what} is not next (now: {state.stage})")
+
+
+def choices(description: str, value: Mapping[str, Any]) -> dict[str, Any]:
+    """One choice per seat: ``{A: ..., B: ...}``."""
+    return {"type": "object", "description": description, "additionalProperties": False,
+            "patternProperties": {"^[ABCD]$": value}}
 
 
 # === Handout / Deal ================================================================================
+
+
+@vocabulary.action("deal", "Deal 3 cards to each player (the random deal, fixed by the scenario).",
+                   params={"hands": choices("Each player's hand.", {"type": "array", "minItems": 3, "maxItems": 3,
+                                                                     "items": {"type": "string"}})},
+                   required=["hands"])
+def deal(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    expect_stage(context, state, "deal", "handout")
+    context.walk(state, "handout", action)
+    state.stage = "pre-round"
 
 
 @steps("deal")
@@ -86,7 +163,7 @@ def deal_hands(context: Context, state: State, action: Mapping[str, Any]) -> Non
             if card_id not in player.deck:
                 raise InputError(f"{card_id!r} is not in {seat}'s deck", path=("hands", seat, index),
                                  expected=f"a card of {seat}'s deck: {', '.join(player.deck)}")
-            if card_id in player.dealt and context.reading(DEALT_CARD_REUSE) == "later-games":
+            if card_id in player.dealt and context.read(DEALT_CARD_REUSE, "later-games"):
                 raise context.reject("card-already-dealt", f"{card_id} was dealt in an earlier game of this battle",
                                      "mcs.overview.deal", involves=[mechanic("deal")])
         player.hand = list(hands[seat])
@@ -130,7 +207,10 @@ def select_card(context: Context, state: State, action: Mapping[str, Any], playe
     return state.cards[card_id]
 
 
-def disconnect(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action("disconnect", "A player is disconnected; from now on their actions are chosen as on a timeout.",
+                   params={"player": SEAT}, required=["player"])
+def disconnect(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    battle_goes_on(context, state)
     player = state.players[action["player"]]
     if player.disconnected:
         raise context.reject("player-disconnected", f"{player.seat} is already disconnected", "mcs.disconnect.no-return")
@@ -152,6 +232,14 @@ def _charge(context: Context, state: State, player: Player, card: Card, amount: 
 # === Pre-round =====================================================================================
 
 
+@vocabulary.action("pre-round", "Pre-Round: each player's card ('timeout' for the automatic choice), the Pre-Charge, skills.",
+                   params={"select": choices("Each player's card, or 'timeout'.", {"type": "string"})}, required=["select"])
+def pre_round(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    expect_stage(context, state, "pre-round", "pre-round")
+    context.walk(state, "pre-round", action)
+    state.stage = "round-1"
+
+
 @steps("pre-round-select")
 def pre_round_select(context: Context, state: State, action: Mapping[str, Any]) -> None:
     for player in state.in_game():
@@ -170,6 +258,8 @@ def pre_charge(context: Context, state: State, action: Mapping[str, Any]) -> Non
             raise context.reject("not-enough-kp", f"{card.id} has {card.kp} KP, less than the Charge Regulation's "
                                  f"{state.charge_regulation}", "mcs.flow.pre-charge", involves=[mechanic("KP")])
         played.charge = state.charge_regulation
+        context.note("mcs.flow.pre-charge", f"{player.seat}'s Pre-Charge is the Charge Regulation, {state.charge_regulation} KP",
+                     involves=[mechanic("KP")])
         _charge(context, state, player, card, state.charge_regulation, "Pre-Charge, the Charge Regulation")
 
 
@@ -190,20 +280,38 @@ def _record_played(state: State, stage: str) -> None:
 # === Round 1 / Round 2 ==============================================================================
 
 
-def play_round(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+CHARGE_CHOICE = {"oneOf": [
+    {"enum": ["wait", "escape", "timeout"]},
+    {"type": "object", "additionalProperties": False, "required": ["charge"],
+     "properties": {"charge": {"type": "integer", "minimum": 0}}},
+]}
+
+
+@vocabulary.action("round", "Round 1 or 2: cards, Charge Actions ('wait', 'escape', 'timeout' or {charge: N}), skills, "
+                   "Elemental Boost.",
+                   params={"select": choices("Each player's card, or 'timeout'.", {"type": "string"}),
+                           "charge": choices("Each player's Charge Action.", CHARGE_CHOICE)},
+                   required=["select", "charge"])
+def play_round(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    battle_goes_on(context, state)
     if state.stage not in ("round-1", "round-2"):
         raise context.reject("wrong-stage", f"no round is next (now: {state.stage})")
-    procedure.walk("round", steps, context, state, action)
-    if state.stage == "round-1":
+    context.walk(state, "round", action)
+    if state.step != "elemental-boost":  # the Elemental Boost's loop brought play back: Round 2 follows
         state.stage = "round-2"
         return
-    procedure.walk("final-count", steps, context, state, action)
-    if state.game == GAMES_PER_BATTLE:
-        procedure.walk("battle-end", steps, context, state, action)
-        state.stage = "over"
-    else:
+    context.advance(state, "kp-tally", action)
+    if state.step != "kp-tally":  # the KP tally's loop brought play back to the next deal
         state.game += 1
         state.stage = "deal"
+        return
+    context.advance(state, "ranking", action)
+    state.stage = "over"
+
+
+@steps.condition("round-2-follows")
+def round_2_follows(state: State) -> bool:
+    return state.stage == "round-1"
 
 
 @steps("round-select")
@@ -235,6 +343,8 @@ def charge_action(context: Context, state: State, action: Mapping[str, Any]) -> 
             context.note("mcs.flow.charge-action", f"{player.seat} Escapes: out of this game", involves=[mechanic("Charge Action")])
             context.note("mcs.flow.escape-not-opened", f"{card.id} is not opened", involves=[mechanic("Charge Action")])
             continue
+        context.note("mcs.flow.charge-action", f"{player.seat} {'Waits' if choice == 'wait' else 'Charges'}: in the game",
+                     involves=[mechanic("Charge Action")])
         amount = state.wait_kp if choice == "wait" else choice["charge"]
         if card.kp < amount:
             raise context.reject("not-enough-kp", f"{card.id} has {card.kp} KP, less than the {amount} this Charge Action "
@@ -252,8 +362,12 @@ def activate_skills(context: Context, state: State, stage: str) -> None:
     opened = [(p, p.played[stage]) for p in state.in_game() if stage in p.played and p.played[stage].opened]
     for player, played in opened:
         card = state.cards[played.card]
-        for skill in state.skills.get(card.card_type, ()):
-            SKILLS[skill.kind](context, state, stage, player, played, skill)
+        skills = state.skills.get(card.card_type, ())
+        if skills:
+            context.note("mcs.card.skills", f"{card.id} is a {card.card_type}: the skills set for that Card Type activate",
+                         involves=[card_entity(card), mechanic("skill")])
+        for skill in skills:
+            vocabulary.effect_handler("skill", skill.kind)(context, state, stage, player, played, skill)
 
 
 def _targets(state: State, stage: str, player: Player, played: Played, skill: Skill) -> list[Played]:
@@ -262,6 +376,12 @@ def _targets(state: State, stage: str, player: Player, played: Played, skill: Sk
     return [p.played[stage] for p in state.in_game() if p is not player and stage in p.played and p.played[stage].opened]
 
 
+SKILL_TARGET = {"enum": ["self", "opponents", "own-next"],
+                "description": "The card itself (default), the opponents' opened cards, or the player's next card this game."}
+
+
+@vocabulary.effect("add", "Adds `amount` (negative: subtracts) to the Number of the cards `to` names.", family="skill",
+                   params={"amount": {"type": "integer"}, "to": SKILL_TARGET}, required=["amount"])
 def skill_add(context: Context, state: State, stage: str, player: Player, played: Played, skill: Skill) -> None:
     card = state.cards[played.card]
     if skill.to == "own-next":
@@ -276,6 +396,10 @@ def skill_add(context: Context, state: State, stage: str, player: Player, played
                      f"{target.number}", involves=[card_entity(card), card_entity(state.cards[target.card]), mechanic("skill")])
 
 
+@vocabulary.effect("element", "Changes the Element of the cards `to` names to `element` (Light only this way).",
+                   family="skill", params={"element": {"enum": ["Fire", "Water", "Leaf", "Light"]},
+                                           "to": {"enum": ["self", "opponents"], "description": SKILL_TARGET["description"]}},
+                   required=["element"])
 def skill_element(context: Context, state: State, stage: str, player: Player, played: Played, skill: Skill) -> None:
     card = state.cards[played.card]
     for target in _targets(state, stage, player, played, skill):
@@ -286,11 +410,6 @@ def skill_element(context: Context, state: State, stage: str, player: Player, pl
                      involves=[card_entity(card), element(target.element), mechanic("skill")])
 
 
-SKILLS: dict[str, Callable[[Context, State, str, Player, Played, Skill], None]] = {
-    "add": skill_add, "element": skill_element,
-}
-
-
 @steps("elemental-boost")
 def elemental_boost(context: Context, state: State, action: Mapping[str, Any]) -> None:
     stage = state.stage
@@ -298,7 +417,7 @@ def elemental_boost(context: Context, state: State, action: Mapping[str, Any]) -
     present = {played.element for played in opened}
     three = set(ELEMENTS) <= present
     involved = [element(e) for e in sorted(present)] + [mechanic("Elemental Boost")]
-    if "Light" in present and not (three and context.reading(LIGHT_WITH_THREE) == "tie"):
+    if "Light" in present and not (three and context.read(LIGHT_WITH_THREE, "tie")):
         winners = [p for p in opened if p.element == "Light"]
         losers = [p for p in opened if p.element != "Light"]
         _boost(context, state, winners, losers, "mcs.boost.light", "Light wins against all Fire, Water and Leaf", involved)
@@ -307,6 +426,7 @@ def elemental_boost(context: Context, state: State, action: Mapping[str, Any]) -
     elif len(present - {"Light"}) == 2:
         a, b = sorted(present - {"Light"})
         win, lose = (a, b) if BEATS[a] == b else (b, a)
+        context.note("mcs.card.element-cycle", f"{lose} < {win}: {win} is strong against {lose}", involves=involved)
         _boost(context, state, [p for p in opened if p.element == win], [p for p in opened if p.element == lose],
                "mcs.boost.cycle", f"{win} beats {lose}", involved)
     else:
@@ -359,7 +479,7 @@ def kp_tally(context: Context, state: State, action: Mapping[str, Any]) -> None:
     pool = state.pool
     record.update(pool=pool, refunds={}, shares={}, play_charge=0, jackpot=0, victory_reward=0, undistributed=0)
     received_before = {p.seat: p.received for p in state.players.values()}
-    if not winners and context.reading(NO_WINNER) == "refunded":
+    if not winners and context.read(NO_WINNER, "refunded"):
         for player in state.players.values():
             for played in player.played.values():
                 _pay(state, player, played.card, played.charge)
@@ -369,7 +489,7 @@ def kp_tally(context: Context, state: State, action: Mapping[str, Any]) -> None:
         record["undistributed"] = pool
         state.set_aside += pool
         context.note(NO_WINNER, f"No winner: the pool of {pool} KP is not paid out", involves=[mechanic("KP")])
-    elif len(winners) == 1 or context.reading(SEVERAL_WINNERS) == "pooled":
+    elif len(winners) == 1 or context.read(SEVERAL_WINNERS, "pooled"):
         context.note("mcs.kp.to-winner", f"The pool of {pool} KP goes to the cards used by {', '.join(p.seat for p in winners)}",
                      involves=[mechanic("KP")])
         _tally(context, state, record, winners, pool)
@@ -402,7 +522,7 @@ def _tally(context: Context, state: State, record: dict[str, Any], winners: list
     reward = won - refund_paid
     record["victory_reward"] += reward
     context.note("mcs.kp.refund", f"Victory Reward = KP won {won} - refunds {refund_paid} = {reward}", involves=[mechanic("KP")])
-    basis = reward if context.reading(WINNINGS) == "victory-reward" else won
+    basis = reward if context.read(WINNINGS, "victory-reward") else won
     burn, jackpot = _fee(context, basis, 8), _fee(context, basis, 2)
     burn = min(burn, reward)
     jackpot = min(jackpot, reward - burn)
@@ -436,19 +556,27 @@ def _tally(context: Context, state: State, record: dict[str, Any], winners: list
 
 def _fee(context: Context, basis: int, percent: int) -> int:
     exact = Fraction(basis * percent, 100)
-    if context.reading(FEE_ROUNDING) == "down":
+    if context.read(FEE_ROUNDING, "down"):
         return int(exact)
     return int(exact + Fraction(1, 2))
 
 
 def _weight(context: Context, state: State, played: Played) -> Fraction:
-    if context.reading(FULL_CHARGE) == "proportional":
-        return Fraction(played.charge)
-    if played.charge >= state.charge_regulation:
-        return Fraction(1)
-    context.note(FULL_CHARGE, f"{played.card} charged {played.charge}, less than the Full Charge {state.charge_regulation}: "
-                 f"its share is scaled by {played.charge}/{state.charge_regulation}", involves=[mechanic("KP")])
-    return Fraction(played.charge, state.charge_regulation)
+    """A card's part of the allocation ratio: the "amount of charge KP used", adjusted below the Full Charge."""
+    charge = Fraction(played.charge)
+    full_charge = state.charge_regulation
+    if context.read(FULL_CHARGE, "proportional") or played.charge >= full_charge:
+        return charge
+    scaled = charge * Fraction(played.charge, full_charge)
+    context.note(FULL_CHARGE, f"{played.card} charged {played.charge}, less than the Full Charge {full_charge}: "
+                 f"its part of the ratio is scaled by {played.charge}/{full_charge}, {played.charge} → {float(scaled):g}",
+                 involves=[mechanic("KP")])
+    return scaled
+
+
+@steps.condition("games-remain")
+def games_remain(state: State) -> bool:
+    return state.game < GAMES_PER_BATTLE
 
 
 def _pay(state: State, player: Player, card_id: str, amount: int) -> None:
@@ -461,30 +589,11 @@ def _pay(state: State, player: Player, card_id: str, amount: int) -> None:
 
 @steps("ranking")
 def ranking(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    reading = context.reading(KP_EARNED)
-    earned = {seat: p.received - (p.charged if reading == "net" else 0) for seat, p in state.players.items()}
+    net = context.read(KP_EARNED, "net")
+    earned = {seat: p.received - (p.charged if net else 0) for seat, p in state.players.items()}
     order = sorted(state.seats, key=lambda seat: -earned[seat])
     state.ranking = {"earned": earned, "order": order}
-    context.note("mcs.ranking.three-games", "Battle over: " + ", ".join(f"{s} {earned[s]:+d} KP" for s in order),
-                 involves=[mechanic("ranking")])
+    context.note("mcs.ranking.three-games", f"{GAMES_PER_BATTLE} games played: the battle is over", involves=[mechanic("ranking")])
+    context.note("mcs.overview.ranking", "Ranked by the KP earned in the three games: "
+                 + ", ".join(f"{s} {earned[s]:+d} KP" for s in order), involves=[mechanic("ranking")])
 
-
-Action = Callable[[Context, State, Mapping[str, Any], Procedure], None]
-ACTIONS: dict[str, Action] = {
-    "deal": stage_action("deal", "handout", "pre-round"),
-    "pre-round": stage_action("pre-round", "pre-round", "round-1"),
-    "round": play_round,
-    "disconnect": disconnect,
-}
-
-
-def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
-    if state.stage == "over":
-        raise context.reject("battle-over", "the battle is over", "mcs.ranking.three-games")
-    following = state.evolve()
-    ACTIONS[action["action"]](context, following, action, procedure)
-    return following
-
-
-def settle(state: State, context: Context, procedure: Procedure) -> State:
-    return state

@@ -8,11 +8,11 @@ the skills they use.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from checker.errors import InputError
+from checker.game import Book
 
 SEATS = ("A", "B", "C", "D")
 ELEMENTS = ("Fire", "Water", "Leaf")
@@ -69,9 +69,10 @@ class State:
     seats: tuple[str, ...]
     players: dict[str, Player]
     cards: dict[str, Card]
-    skills: Mapping[str, tuple[Skill, ...]]
+    skills: Book  # Card Type -> its skills (a tuple of Skill), shared by every copy of the state
     charge_regulation: int
     wait_kp: int
+    step: str | None = None  # the procedure step the battle stands at
     game: int = 1
     stage: str = "deal"  # deal, pre-round, round-1, round-2, over
     pool: int = 0
@@ -81,16 +82,13 @@ class State:
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
     ranking: dict[str, Any] | None = None
 
-    def evolve(self) -> "State":
-        return replace(self, players=copy.deepcopy(self.players), cards=copy.deepcopy(self.cards),
-                       games=copy.deepcopy(self.games))
-
     def in_game(self) -> list[Player]:
         """Players still in the current game, in seat order."""
         return [self.players[s] for s in self.seats if not self.players[s].escaped]
 
 
 def build_state(initial: Mapping[str, Any], inline: Mapping[str, Any]) -> State:
+    """The battle as the scenario writes it; the rules of deck construction are checked by ``rules.setup``."""
     seats = tuple(initial["players"])
     if len(set(seats)) != len(seats):
         raise InputError("a player is listed twice", path=("initial", "players"), expected="2 to 4 different seats")
@@ -101,24 +99,16 @@ def build_state(initial: Mapping[str, Any], inline: Mapping[str, Any]) -> State:
         if seat not in initial["decks"]:
             raise InputError(f"player {seat} has no deck", path=("initial", "decks"), expected=f"a deck for {seat}")
         deck = initial["decks"][seat]
-        kami_numbers: dict[str, int] = {}
         for index, raw in enumerate(deck):
-            path = at + (index,)
             card = Card(raw["id"], seat, raw["kami"], raw["number"], raw["element"], raw["kp"])
             if card.id in cards:
-                raise InputError(f"card id {card.id!r} is used twice", path=path + ("id",), expected="ids unique across all decks")
-            known = kami_numbers.setdefault(card.kami, card.number)
-            if known != card.number:
-                raise InputError(
-                    f"{card.card_type} has Number {card.number}, but {card.kami} has Number {known} in this deck",
-                    path=path + ("number",), expected=f"Number {known}: the Number is fixed for each Kami Type",
-                )
+                raise InputError(f"card id {card.id!r} is used twice", path=at + (index, "id"), expected="ids unique across all decks")
             cards[card.id] = card
         players[seat] = Player(seat, [raw["id"] for raw in deck])
-    skills = {
+    skills = Book({
         card_type: tuple(Skill(**s) for s in raw.get("skills", ()))
         for card_type, raw in inline.items()
-    }
+    })
     return State(seats=seats, players=players, cards=cards, skills=skills,
                  charge_regulation=initial["charge_regulation"], wait_kp=initial["wait_kp"])
 
