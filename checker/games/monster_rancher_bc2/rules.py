@@ -188,6 +188,47 @@ def game_on(context: Context, state: State) -> None:
         raise context.reject("game-over", f"{state.loser} has already lost")
 
 
+def users_of(state: State, player: str, status: str, to: tuple[str, ...]) -> list[Monster]:
+    """The monsters of ``player`` whose own cards grant ``status`` to ``to`` (allies, the Breeder)."""
+    species = {
+        card.user for card in (state.cards[name] for name in state.cards) for effect in card.effects
+        if effect.kind == "grant-status" and effect.status == status and effect.to in to
+    }
+    return [m for m in state.breeder(player).monsters if m.species in species]
+
+
+def _kept_while_user_ko(context: Context, state: State, holder: Monster, status: Status) -> None:
+    """A status granted not on its user (Zilla's In Your Face) keeps working while the user remains KO'd."""
+    users = [m for m in users_of(state, holder.player, status.name, ("allies", "own-monster")) if m is not holder]
+    if not users or not all(m.ko for m in users):
+        return
+    names = ", ".join(m.name for m in users)
+    involves = [monster_entity(holder), *map(monster_entity, users), status_entity(status.name), mechanic("KO")]
+    context.note(
+        "mr.status.not-on-user",
+        f"{status.name} is {holder.name}'s status, not its user's: it keeps its effect while {names} remains KO'd",
+        involves=involves,
+    )
+    if status.definition.taunt == "cannot-damage":
+        context.note(
+            "mr.taunt.in-your-face-after-ko",
+            f"{names} is KO'd, yet {holder.name} is still under {status.name}: the opponent still cannot damage it",
+            involves=[*involves, mechanic("taunt")],
+        )
+
+
+def breeder_status_kept(context: Context, state: State, breeder: Breeder, status: Status) -> None:
+    """A status affecting the Breeder (Durahan's Meditate) keeps working while its user remains KO'd."""
+    users = users_of(state, breeder.player, status.name, ("breeder",))
+    if users and all(m.ko for m in users):
+        context.note(
+            "mr.status.affecting-breeder",
+            f"{status.name} affects Breeder {breeder.player}: it keeps working while "
+            f"{', '.join(m.name for m in users)} remains KO'd",
+            involves=[*map(monster_entity, users), status_entity(status.name), mechanic("KO"), mechanic("Breeder")],
+        )
+
+
 # === Damage Calculation ==========================================================================
 # --- Commence your Attack Step. -------------------------------------------------------------
 
@@ -322,11 +363,20 @@ def check_taunts(context: Context, state: State, attack: Attack, damaged: list[M
                 involves=[*taunts, mechanic("taunt"), mechanic("SPE")],
             )
         return
+    if taunts:
+        context.note(
+            "mr.taunt.definition",
+            f"{attack.card.name} is a damaging move: the taunts of {opponent(attack.player)}'s monsters decide "
+            "which monsters it may damage",
+            involves=[*taunts, mechanic("taunt")],
+        )
     hit = {m.name for m in damaged if m.player != attack.player}
     for monster in defenders:
         for status in monster.statuses:
             if status.definition.taunt == "cannot-damage" and monster.name in hit:
                 ruling = "mr.taunt.in-your-face" if status.name == "In Your Face" else "mr.taunt.enchant"
+                _kept_while_user_ko(context, state, monster, status)
+                _forbidden_and_required(context, monster)
                 raise context.reject(
                     "taunt-forbids-target",
                     f"{monster.name} has {status.name}: the opponent cannot damage it",
@@ -344,6 +394,7 @@ def check_taunts(context: Context, state: State, attack: Attack, damaged: list[M
                 )
                 continue
             if monster.name not in hit:
+                _forbidden_and_required(context, monster)
                 raise context.reject(
                     "taunt-requires-target",
                     f"{monster.name} has {status.name}: the move must also damage it",
@@ -353,6 +404,7 @@ def check_taunts(context: Context, state: State, attack: Attack, damaged: list[M
     for monster in defenders:
         for status in monster.statuses:
             if status.definition.taunt and not monster.ko:
+                _kept_while_user_ko(context, state, monster, status)
                 _taunt_satisfied(context, attack, monster, status, monster.name in hit)
     for monster in damaged:
         if monster.has("damage_immune"):
@@ -364,6 +416,19 @@ def check_taunts(context: Context, state: State, attack: Attack, damaged: list[M
         context.note(
             "mr.attack.taunt-check", "Taunts checked in the Attack Step: the move is allowed",
             involves=[*taunts, mechanic("taunt")],
+        )
+
+
+def _forbidden_and_required(context: Context, monster: Monster) -> None:
+    """A monster that must be damaged (Provoke, Nyah Nyah) and cannot be (In Your Face): no damaging move is allowed."""
+    required = [s.name for s in monster.statuses if s.definition.taunt == "must-damage"]
+    forbidden = [s.name for s in monster.statuses if s.definition.taunt == "cannot-damage"]
+    if required and forbidden and not monster.ko:
+        context.note(
+            "mr.taunt.iyf-with-provoke",
+            f"{monster.name} must be damaged ({', '.join(required)}) and cannot be damaged ({', '.join(forbidden)}): "
+            f"no damaging move may be used against {monster.player}'s monsters",
+            involves=[monster_entity(monster), *map(status_entity, required + forbidden), mechanic("taunt")],
         )
 
 
@@ -590,6 +655,7 @@ def _hit(monster: Monster, pre_attribute: int, card: Card, env_add: int) -> Hit:
     return Hit(
         player=monster.player, monster=monster.name, pre_attribute=pre_attribute, versus=dict(card.versus),
         attribute_checked=monster.attribute, env_add=env_add, original_target=(monster.player, monster.name),
+        declared_factor=card.versus.get(monster.attribute, 1),
     )
 
 
@@ -691,6 +757,7 @@ def _move_hits(context: Context, pending: PendingAttack, source: Monster, target
             player=target.player, monster=target.name, pre_attribute=hit.amount, versus=hit.versus,
             attribute_checked=None, redirected_from=(source.player, source.name),
             original_target=hit.original_target, grit=False,
+            declared_factor=hit.declared_factor, original_factor=hit.factor,
         )
         pending.hits[pending.hits.index(hit)] = redirected
         context.note(
@@ -701,6 +768,14 @@ def _move_hits(context: Context, pending: PendingAttack, source: Monster, target
             "mr.redirect.original-attribute", f"{target.name}'s attribute ({target.attribute}) is not checked",
             involves=[monster_entity(target), mechanic("redirection"), mechanic("attribute")],
         )
+        if hit.declared_factor == 0 and hit.amount > 0:
+            context.note(
+                "mr.redirect.trivia-no-damage-made-damage",
+                f"{pending.card} did no damage to {source.name} as declared; rechecked, it deals {hit.amount}, "
+                f"which {target.name} now takes",
+                amount=hit.amount, involves=[monster_entity(source), monster_entity(target), mechanic("redirection"),
+                                             mechanic("attribute")],
+            )
         for status in source.statuses:
             if status.definition.taunt == "must-damage":
                 context.note(
@@ -878,6 +953,13 @@ def defense_change_attribute(context: Context, state: State, pending: PendingAtt
                 ruling, f"Attribute changed while resolving defense: rechecked, {before} → {hit.amount} to {target.name}",
                 involves=[monster_entity(target), mechanic("attribute")],
             )
+            if hit.redirected_from and hit.original_factor > 1 and hit.factor > 1:
+                context.note(
+                    "mr.redirect.trivia-double-twice",
+                    f"Doubled twice: × {hit.original_factor} against {hit.redirected_from[1]}, the original target, "
+                    f"and × {hit.factor} against {target.name}, the new one: {hit.amount}",
+                    amount=hit.amount, involves=[monster_entity(target), mechanic("redirection"), mechanic("attribute")],
+                )
 
 
 @vocabulary.effect("grant-status", "Its user gains a status.", family=DEFENSE,
@@ -1003,6 +1085,10 @@ def lose_lp(context: Context, monster: Monster, amount: int, source: str) -> Non
             "mr.lp-loss.doll", f"Doll does not stop Life Points loss: {monster.name} still loses {amount}",
             involves=[("card", source), status_entity("Doll"), mechanic("Life Points loss")],
         )
+        context.note(
+            "mr.card.doll-lp-loss", f"{monster.name}, under Doll, loses Life Points from {source}: not damage",
+            involves=[("card", source), monster_entity(monster), status_entity("Doll"), mechanic("Life Points loss")],
+        )
     if monster.has("ends_if_damaged"):
         context.note(
             "mr.lp-loss.silent-stance", f"{monster.name}'s 'ends if damaged' status persists: this was not damage",
@@ -1124,6 +1210,19 @@ def skill_grant_status(context: Context, state: State, player: str, user: Monste
         grant(target, definition, effect.turns, action["card"])
         name = target.name if isinstance(target, Monster) else f"Breeder {target.player}"
         context.note(None, f"{name} gains {definition.name}" + (f" for {effect.turns} turn ends" if effect.turns else ""))
+    if effect.to == "allies" and definition.taunt and user is not None and user.status(definition.name):
+        _taunt_granted_twice(context, state, player, user, definition)
+
+
+def _taunt_granted_twice(context: Context, state: State, player: str, user: Monster, definition: StatusDef) -> None:
+    """Two In Your Face from different monsters: each user is among the other's allies, so each is covered."""
+    covered = [m.name for m in state.breeder(player).monsters if m.status(definition.name)]
+    context.note(
+        "mr.taunt.two-in-your-face",
+        f"{user.name} is already under another monster's {definition.name} and grants its own to its allies: "
+        f"{', '.join(covered)} are under {definition.name}",
+        involves=[monster_entity(user), status_entity(definition.name), mechanic("taunt")],
+    )
 
 
 @vocabulary.effect("lose-lp", "A monster ('to') loses 'amount' Life Points: not damage.", family=SKILL,
@@ -1250,11 +1349,27 @@ def skill_revive(context: Context, state: State, player: str, user: Monster | No
                 "mr.status.persist-ko", f"{target.name} keeps its statuses through KO and revival: {', '.join(kept)}",
                 involves=[monster_entity(target), *map(status_entity, kept), mechanic("KO")],
             )
+        if (target.player, target.name) not in state.ko_before_turn:
+            _revived_same_turn(context, target)
         hidden = [s for s in target.statuses if s.definition.hidden]
         if hidden and context.read(HIDDEN_STATUS_ON_REVIVAL, "lost"):
             for status in hidden:
                 target.statuses.remove(status)
             context.note(None, f"{', '.join(s.name for s in hidden)} lost on revival (no visible status)")
+
+
+def _revived_same_turn(context: Context, monster: Monster) -> None:
+    """Revived on the turn it was KO'd: it keeps Can't Attack, Exhausted, its taunts and Doll."""
+    kept = [
+        s.name for s in monster.statuses
+        if s.definition.cannot_attack or s.definition.exhausted or s.definition.taunt or s.definition.damage_immune
+    ]
+    if kept:
+        context.note(
+            "mr.status.trivia-revived-same-turn",
+            f"{monster.name} is revived on the turn it was KO'd and keeps {', '.join(kept)}",
+            involves=[monster_entity(monster), *map(status_entity, kept), mechanic("revival")],
+        )
 
 
 @vocabulary.effect("change-attribute", "A monster ('to') changes attribute.", family=SKILL,
@@ -1318,6 +1433,7 @@ def end_turn(context: Context, state: State, action: Mapping[str, Any]) -> None:
                 lose_lp(context, monster, env.lp_loss_each_turn_end, env.name)
     for status in state.breeder(player).statuses:
         if status.definition.guts_each_turn_end:
+            breeder_status_kept(context, state, state.breeder(player), status)
             state.breeder(player).guts += status.definition.guts_each_turn_end
             context.note(None, f"{status.name}: {player} gains {status.definition.guts_each_turn_end} GUTS")
     holders: list[Monster | Breeder] = [*state.monsters(), *state.players.values()]
@@ -1336,6 +1452,7 @@ def end_turn(context: Context, state: State, action: Mapping[str, Any]) -> None:
             )
     state.active = opponent(player)
     state.turn += 1
+    state.mark_ko_before_turn()
     context.note(None, f"{player} ends the turn; turn {state.turn}: {state.active} to play")
 
 

@@ -171,6 +171,8 @@ class Hit:
     versus: Mapping[str, int]
     attribute_checked: str | None  # the attribute the condition was judged against; None = not checked
     env_add: int = 0
+    declared_factor: int = 1  # the attribute condition against the original target when the attack was declared
+    original_factor: int = 1  # a redirected hit: the condition applied on the original target before redirecting
     reductions: tuple[Reduction, ...] = ()  # in the order the defense cards were played
     redirected_from: tuple[str, str] | None = None
     original_target: tuple[str, str] | None = None
@@ -243,6 +245,10 @@ class State:
     pending: PendingAttack | None = None  # while its Defense Step is open
     attacks: list[dict[str, Any]] = field(default_factory=list)
     loser: str | None = None
+    ko_before_turn: set[tuple[str, str]] = field(default_factory=set)  # (side, monster) KO'd when this turn began
+
+    def mark_ko_before_turn(self) -> None:
+        self.ko_before_turn = {(m.player, m.name) for m in self.monsters() if m.ko}
 
     def breeder(self, player: str) -> Breeder:
         return self.players[player]
@@ -352,7 +358,7 @@ def build_state(initial: Mapping[str, Any], cards: dict[str, Card], statuses: di
         card = lookup(cards, env, "card", ("initial", "env"))
         if card.kind != "env":
             raise InputError(f"{env!r} is not an ENV card", path=("initial", "env"), expected="an ENV card")
-    return State(
+    state = State(
         active=initial.get("turn", "A"),
         turn=1,
         env=env,
@@ -360,6 +366,8 @@ def build_state(initial: Mapping[str, Any], cards: dict[str, Card], statuses: di
         cards=Book(cards),
         statuses=Book(statuses),
     )
+    state.mark_ko_before_turn()
+    return state
 
 
 def _statuses(raw: Mapping[str, Any], book: Mapping[str, StatusDef], at: tuple[str | int, ...]) -> list[Status]:
