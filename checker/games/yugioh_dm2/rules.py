@@ -201,6 +201,7 @@ def activate(context: Context, state: State, action: Mapping[str, Any], procedur
     if step not in WINDOWS:
         raise context.reject("no-activation-now", f"cards cannot be activated during {step}")
     _check_window(context, state, card, step)
+    _check_summoned_monster(context, state, card, player)
     pile = owner.set_cards if card.name in owner.set_cards else owner.hand
     pile.remove(card.name)
     owner.graveyard.append(card.name)
@@ -240,6 +241,18 @@ def _check_window(context: Context, state: State, card: Card, step: str) -> None
                              ruling, involves=[card_entity(card.name), mechanic("Damage Step")])
     raise context.reject("not-quick-play-or-trap", "only Quick-Play and Trap cards may be activated in the End Step",
                          "ygo.end.quick-play-trap", involves=[card_entity(card.name)])
+
+
+def _check_summoned_monster(context: Context, state: State, card: Card, player: str) -> None:
+    """A Special Summon from the hand or the Graveyard needs the monster there."""
+    effect = card.effect
+    if effect is None or effect.kind != "special-summon":
+        return
+    pile = state.players[player].pile(effect.summoned_from)
+    if pile is not None and effect.monster not in pile:
+        raise context.reject("monster-not-available",
+                             f"{card.name} Special Summons {effect.monster} from {player}'s {effect.summoned_from}, "
+                             "which does not hold it", involves=[card_entity(card.name)])
 
 
 def resolve_chain(context: Context, state: State) -> None:
@@ -306,9 +319,17 @@ def special_summon(context: Context, state: State, link: Link, earlier: list[Lin
     zone = link.zone or link.effect.zone
     if zone is None or state.in_zone(link.player, zone) is not None:
         raise InputError(f"{link.card} places {card.name} in an empty Monster Card Zone: give 'zone:'", path=("zone",))
+    pile = state.players[link.player].pile(link.effect.summoned_from)
+    if pile is not None:
+        if card.name not in pile:
+            context.note(None, f"{link.card}: {card.name} is no longer in {link.player}'s {link.effect.summoned_from}: "
+                         "nothing is placed", involves=[card_entity(link.card), ("monster", card.name)])
+            return
+        pile.remove(card.name)
     name = card.name if state.monster(card.name) is None else f"{card.name} ({link.player}{zone})"
     state.monsters.append(Monster(name, card.name, link.player, zone, link.effect.position, True, card.atk, card.defence))
-    context.note(None, f"{link.card}: {card.name} is placed in {link.player}'s zone {zone}",
+    context.note(None, f"{link.card}: {card.name} is placed from {link.player}'s {link.effect.summoned_from} "
+                 f"in zone {zone}",
                  involves=[card_entity(link.card), ("monster", card.name)])
     if state.battle is not None and link.player == state.battle.defender:
         state.battle.placed.append(name)

@@ -35,6 +35,7 @@ class Effect:
     amount: int = 0
     zone: int | None = None
     monster: str | None = None  # the card special-summoned
+    summoned_from: str = "deck"  # hand, graveyard, or deck (the duel keeps no Deck: nothing is taken from it)
     position: str = "attack"
     to: str = "opponent"  # damage / gain-lp: "opponent" or "controller"
     target: str | None = None  # fixed target: "battled" (the monster this card battled)
@@ -117,6 +118,10 @@ class Player:
     set_cards: list[str]
     graveyard: list[str]
 
+    def pile(self, place: str) -> list[str] | None:
+        """The cards in ``place`` (hand or graveyard); None for the Deck, which the duel does not keep."""
+        return {"hand": self.hand, "graveyard": self.graveyard}.get(place)
+
 
 @dataclass
 class State:
@@ -156,7 +161,10 @@ class State:
 
 
 def _effect(raw: Mapping[str, Any] | None) -> Effect | None:
-    return Effect(**raw) if raw else None
+    """An effect as the schema writes it (``from:`` is ``summoned_from``)."""
+    if not raw:
+        return None
+    return Effect(**{("summoned_from" if key == "from" else key): value for key, value in raw.items()})
 
 
 def card_from(name: str, raw: Mapping[str, Any]) -> Card:
