@@ -34,6 +34,7 @@ steps = StepHandlers()
 # Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
 EMPTY_ZONE_ATTACK_USED = "ygo.amb.replay-empty-zone-attack-used"
 REPLAY_DIRECT_ATTACK = "ygo.amb.replay-direct-attack"
+NEW_MONSTER_OR_OLD_ZONE = "ygo.amb.replay-new-monster-or-old-zone"
 SAME_TIME_TIE = "ygo.amb.same-time-tie"
 
 #: Steps where players may activate cards, and what each allows (None: any Magic or Trap).
@@ -392,15 +393,14 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
                          involves=[monster_entity(state, new), mechanic("replay")])
         return
     placed = state.monster(battle.placed[-1]) if battle.placed else None
-    if placed is not None:
+    if placed is not None and _new_monster_wins(context, state, battle):
         battle.targets, battle.target_zones = [placed.name], [placed.zone]
         context.note("ygo.replay.new-monster", f"{placed.name} was placed on {battle.defender}'s side before the Damage Step: "
                      "it becomes the attack target", involves=[monster_entity(state, placed), mechanic("replay")])
         return
     kept: list[tuple[str | None, int]] = []
     for name, zone in zip(battle.targets, battle.target_zones, strict=True):
-        target = state.monster(name) if name else None
-        if target is not None and target.zone == zone and target.controller == battle.defender:
+        if _still_in_place(state, battle, name, zone):
             kept.append((name, zone))
             continue
         now = state.in_zone(battle.defender, zone)
@@ -421,6 +421,18 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
                 attacker = state.monster(name)
                 if attacker is not None:
                     attacker.attacked = False
+
+
+def _new_monster_wins(context: Context, state: State, battle: Battle) -> bool:
+    """A monster was placed: it becomes the target, unless a removed or moved target's zone decides instead."""
+    if all(_still_in_place(state, battle, name, zone) for name, zone in zip(battle.targets, battle.target_zones, strict=True)):
+        return True
+    return context.reading(NEW_MONSTER_OR_OLD_ZONE) == "new-monster-becomes-target"
+
+
+def _still_in_place(state: State, battle: Battle, name: str | None, zone: int) -> bool:
+    target = state.monster(name) if name else None
+    return target is not None and target.zone == zone and target.controller == battle.defender
 
 
 # === Damage Step =================================================================================
