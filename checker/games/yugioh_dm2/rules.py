@@ -305,6 +305,15 @@ def destroy(context: Context, state: State, link: Link, earlier: list[Link]) -> 
     send_to_graveyard(context, state, monster, f"destroyed by {link.card}")
 
 
+def return_to_hand(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
+    """The monster leaves the field for its owner's hand (no card here changes control: the controller owns it)."""
+    monster = _target(state, link)
+    state.monsters.remove(monster)
+    state.players[monster.controller].hand.append(monster.card)
+    context.note(None, f"{link.card}: {monster.name} leaves zone {monster.zone} and returns to {monster.controller}'s hand",
+                 involves=[card_entity(link.card), monster_entity(state, monster)])
+
+
 def move(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
     monster = _target(state, link)
     zone = link.zone or link.effect.zone
@@ -352,7 +361,7 @@ def life_points(context: Context, state: State, link: Link, earlier: list[Link])
 
 
 EFFECTS: dict[str, Callable[[Context, State, Link, list[Link]], None]] = {
-    "change-atk": change_stat, "change-def": change_stat, "destroy": destroy, "move": move,
+    "change-atk": change_stat, "change-def": change_stat, "destroy": destroy, "return-to-hand": return_to_hand, "move": move,
     "special-summon": special_summon, "negate": negate, "damage": life_points, "gain-lp": life_points,
 }
 

@@ -31,7 +31,7 @@ def opponent(player: str) -> str:
 
 @dataclass(frozen=True)
 class Effect:
-    kind: str  # change-atk, change-def, destroy, move, special-summon, negate, damage, gain-lp
+    kind: str  # change-atk, change-def, destroy, return-to-hand, move, special-summon, negate, damage, gain-lp
     amount: int = 0
     zone: int | None = None
     monster: str | None = None  # the card special-summoned
