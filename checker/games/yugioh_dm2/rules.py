@@ -16,6 +16,7 @@ from checker.game import Context
 from checker.games.yugioh_dm2.state import (
     Battle,
     Card,
+    Lasting,
     Link,
     Monster,
     State,
@@ -47,6 +48,12 @@ WINDOWS: dict[str, frozenset[str] | None] = {
     "after-damage-calculation": frozenset({"counter", "battle-damage-response"}),
     "send-to-graveyard": frozenset({"counter", "destroyed-response"}),
     "end-step-activations": frozenset({"quick-play", "trap"}),
+}
+#: The points of the turn an effect may last until, in words.
+UNTIL: dict[str, str] = {
+    "end-of-damage-step": "the end of the Damage Step",
+    "end-of-battle-phase": "the end of the Battle Phase",
+    "end-of-turn": "the end of the turn",
 }
 #: Steps that belong to a declared battle; the walk skips them when there is none.
 BATTLE_ONLY_STEPS = frozenset({
@@ -290,14 +297,43 @@ def _target(state: State, link: Link) -> Monster:
 
 def change_stat(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
     monster = _target(state, link)
-    before = monster.atk if link.effect.kind == "change-atk" else monster.defence
-    if link.effect.kind == "change-atk":
-        monster.atk += link.effect.amount
-    else:
-        monster.defence += link.effect.amount
-    stat = "ATK" if link.effect.kind == "change-atk" else "DEF"
-    context.note(None, f"{link.card}: {monster.name}'s {stat} {before} → {before + link.effect.amount}",
+    before, after = _add_to_stat(monster, link.effect.kind, link.effect.amount)
+    lasts = "" if link.effect.until is None else f" until {UNTIL[link.effect.until]}"
+    context.note(None, f"{link.card}: {monster.name}'s {_stat_name(link.effect.kind)} {before} → {after}{lasts}",
                  involves=[card_entity(link.card), monster_entity(state, monster)])
+    if link.effect.until is not None:
+        state.lasting.append(Lasting(link.card, monster.name, link.effect.kind, link.effect.amount, link.effect.until))
+
+
+def _add_to_stat(monster: Monster, kind: str, amount: int) -> tuple[int, int]:
+    """Add ``amount`` to the ATK (change-atk) or DEF (change-def); the value before and after."""
+    if kind == "change-atk":
+        monster.atk += amount
+        return monster.atk - amount, monster.atk
+    monster.defence += amount
+    return monster.defence - amount, monster.defence
+
+
+def _stat_name(kind: str) -> str:
+    return "ATK" if kind == "change-atk" else "DEF"
+
+
+def end_durations(context: Context, state: State, ending: frozenset[str], ruling: str | None) -> None:
+    """The changes that held until this point are undone."""
+    for lasting in [lasting for lasting in state.lasting if lasting.until in ending]:
+        state.lasting.remove(lasting)
+        monster = state.monster(lasting.monster)
+        assert monster is not None, "a monster's lasting changes are dropped when it leaves the field"
+        before, after = _add_to_stat(monster, lasting.kind, -lasting.amount)
+        context.note(ruling, f"{lasting.card} lasted until {UNTIL[lasting.until]}: "
+                     f"{monster.name}'s {_stat_name(lasting.kind)} {before} → {after}",
+                     involves=[card_entity(lasting.card), monster_entity(state, monster)])
+
+
+def leave_field(state: State, monster: Monster) -> None:
+    """The monster leaves the field; changes that were to last on it until later go with it."""
+    state.monsters.remove(monster)
+    state.lasting = [lasting for lasting in state.lasting if lasting.monster != monster.name]
 
 
 def destroy(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
@@ -308,7 +344,7 @@ def destroy(context: Context, state: State, link: Link, earlier: list[Link]) -> 
 def return_to_hand(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
     """The monster leaves the field for its owner's hand (no card here changes control: the controller owns it)."""
     monster = _target(state, link)
-    state.monsters.remove(monster)
+    leave_field(state, monster)
     state.players[monster.controller].hand.append(monster.card)
     context.note(None, f"{link.card}: {monster.name} leaves zone {monster.zone} and returns to {monster.controller}'s hand",
                  involves=[card_entity(link.card), monster_entity(state, monster)])
@@ -367,7 +403,7 @@ EFFECTS: dict[str, Callable[[Context, State, Link, list[Link]], None]] = {
 
 
 def send_to_graveyard(context: Context, state: State, monster: Monster, why: str) -> None:
-    state.monsters.remove(monster)
+    leave_field(state, monster)
     state.players[monster.controller].graveyard.append(monster.card)
     context.note(None, f"{monster.name} is sent to the Graveyard ({why})", involves=[monster_entity(state, monster)])
     effect = state.cards[monster.card].on_sent_to_graveyard
@@ -672,6 +708,7 @@ def end_of_damage_step(context: Context, state: State, action: Mapping[str, Any]
         context.note("ygo.damage.end-of-step", f"End of the Damage Step: {name}'s effect applies",
                      involves=[("monster", monster.card), mechanic("end of Damage Step")])
         apply_effect(context, state, Link(monster.controller, monster.card, effect, target, source=name), [])
+    end_durations(context, state, frozenset({"end-of-damage-step"}), "ygo.damage.end-of-step")
     context.note("ygo.damage.end-of-step", "The Damage Step is over: back to the Battle Step", involves=[mechanic("Damage Step")])
     state.battle = None
 
@@ -682,6 +719,7 @@ def end_of_damage_step(context: Context, state: State, action: Mapping[str, Any]
 @steps("end-of-battle-phase")
 def end_of_battle_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("ygo.end.announce", f"{state.active} ends the Battle Phase", involves=[mechanic("Battle Phase")])
+    end_durations(context, state, frozenset({"end-of-battle-phase"}), "ygo.end.effects")
     for monster in state.side(state.active) + state.side(opponent(state.active)):
         effect = state.cards[monster.card].end_of_battle_phase
         if effect is not None and monster.face_up:
@@ -751,6 +789,7 @@ def end_turn(context: Context, state: State, action: Mapping[str, Any], procedur
         advance(context, state, procedure, "end-step-activations", action)
     if state.chain:
         resolve_chain(context, state)
+    end_durations(context, state, frozenset(UNTIL), None)
     for monster in state.monsters:
         monster.attacked = False
     state.active, state.turn, state.step = opponent(state.active), state.turn + 1, "main"

@@ -23,6 +23,8 @@ CLASSES = (
     "counter", "quick-play", "attack-response", "stat-change", "damage-step",
     "battle-damage-response", "destroyed-response",
 )
+#: Effects that can last for a while and then be undone.
+LASTING_KINDS = frozenset({"change-atk", "change-def"})
 
 
 def opponent(player: str) -> str:
@@ -40,6 +42,7 @@ class Effect:
     to: str = "opponent"  # damage / gain-lp: "opponent" or "controller"
     target: str | None = None  # fixed target: "battled" (the monster this card battled)
     mandatory: bool = False
+    until: str | None = None  # end-of-damage-step, end-of-battle-phase, end-of-turn; None: the effect lasts
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,17 @@ class Monster:
     defence: int
     attacked: bool = False
     destroyed: bool = False  # destroyed by battle, not yet sent to the Graveyard
+
+
+@dataclass
+class Lasting:
+    """A change that holds until a point of the turn, then is undone (dropped if the monster leaves the field)."""
+
+    card: str
+    monster: str
+    kind: str  # change-atk or change-def
+    amount: int
+    until: str
 
 
 @dataclass
@@ -136,6 +150,7 @@ class State:
     chains_resolved: int = 0  # in this Battle Step since the attack declaration
     battle: Battle | None = None
     battles: list[dict[str, Any]] = field(default_factory=list)
+    lasting: list[Lasting] = field(default_factory=list)
 
     def evolve(self) -> "State":
         return replace(
@@ -145,6 +160,7 @@ class State:
             chain=copy.deepcopy(self.chain),
             battle=copy.deepcopy(self.battle),
             battles=copy.deepcopy(self.battles),
+            lasting=copy.deepcopy(self.lasting),
         )
 
     def monster(self, name: str) -> Monster | None:
@@ -160,28 +176,35 @@ class State:
 # --- Building from scenario data -------------------------------------------------------------
 
 
-def _effect(raw: Mapping[str, Any] | None) -> Effect | None:
+def _effect(raw: Mapping[str, Any] | None, path: tuple[str | int, ...]) -> Effect | None:
     """An effect as the schema writes it (``from:`` is ``summoned_from``)."""
     if not raw:
         return None
-    return Effect(**{("summoned_from" if key == "from" else key): value for key, value in raw.items()})
+    effect = Effect(**{("summoned_from" if key == "from" else key): value for key, value in raw.items()})
+    if effect.until is not None and effect.kind not in LASTING_KINDS:
+        raise InputError(f"a {effect.kind} effect cannot last 'until' a point of the turn: nothing of it can be undone",
+                         path=path + ("until",), expected="'until:' only on " + " or ".join(sorted(LASTING_KINDS)))
+    return effect
 
 
 def card_from(name: str, raw: Mapping[str, Any]) -> Card:
+    def effect(key: str) -> Effect | None:
+        return _effect(raw.get(key), ("cards", name, key))
+
     return Card(
         name=name,
         type=raw["type"],
         classes=frozenset(raw.get("classes", ())),
-        effect=_effect(raw.get("effect")),
+        effect=effect("effect"),
         atk=raw.get("atk", 0),
         defence=raw.get("def", 0),
-        flip=_effect(raw.get("flip")),
-        on_battle=_effect(raw.get("on_battle")),
-        on_battle_damage=_effect(raw.get("on_battle_damage")),
-        on_sent_to_graveyard=_effect(raw.get("on_sent_to_graveyard")),
+        flip=effect("flip"),
+        on_battle=effect("on_battle"),
+        on_battle_damage=effect("on_battle_damage"),
+        on_sent_to_graveyard=effect("on_sent_to_graveyard"),
         battle_atk=raw.get("battle_atk", 0),
-        end_of_damage_step=_effect(raw.get("end_of_damage_step")),
-        end_of_battle_phase=_effect(raw.get("end_of_battle_phase")),
+        end_of_damage_step=effect("end_of_damage_step"),
+        end_of_battle_phase=effect("end_of_battle_phase"),
     )
 
 
