@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -49,10 +50,17 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return {"check": _check, "explain": _explain, "readings": _readings, "schema": _schema}[args.command](args)
+        code = {"check": _check, "explain": _explain, "readings": _readings, "schema": _schema}[args.command](args)
+        sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
+        return code
     except InputError as error:
         print(f"checker: error: {error.message}" + (f" (expected {error.expected})" if error.expected else ""), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (``checker explain FILE | head``): stop quietly, as other commands do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -64,6 +72,9 @@ def _check(args: argparse.Namespace) -> int:
             print(report.headline(result))
             for line in report.details(result):
                 print(line)
+            if result.scenario is not None:
+                for line in report.citation_lines(result, suite.games()[result.scenario.game].catalogue):
+                    print(line)
         print(report.summary(results))
     return suite.exit_code(results)
 

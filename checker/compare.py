@@ -5,63 +5,63 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from checker.errors import DataPath, InputError
-from checker.schema import nearest, one_of
+from checker.errors import DataPath
+from checker.schema import nearest
 
 
 @dataclass(frozen=True)
 class Mismatch:
     field: str  # dotted path of the fact, e.g. "players.B.monsters.Mew.lp"
     expected: Any
-    actual: Any
+    actual: Any  # None: the engine produced nothing there
+    note: str = ""  # what else a reader needs: why it was refused, which names the engine does have
+    at: DataPath = ()  # where the expectation stands in the scenario file
 
     def render(self) -> str:
-        return f"{self.field}: expected {_show(self.expected)}, got {_show(self.actual)}"
+        text = f"{self.field}: expected {_show(self.expected)}, got {_show(self.actual)}"
+        return f"{text} ({self.note})" if self.note else text
 
     def to_json(self) -> dict[str, Any]:
-        return {"field": self.field, "expected": self.expected, "actual": self.actual}
+        return {"field": self.field, "expected": self.expected, "actual": self.actual, "note": self.note}
 
 
 def _show(value: Any) -> str:
     return "nothing" if value is None else repr(value)
 
 
-def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "", strict: bool = True) -> list[Mismatch]:
+def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") -> list[Mismatch]:
     """Mismatches between the listed ``expected`` facts and ``actual``.
 
     A mapping is compared key by key and only on the keys it lists; a list of
     mappings must have the same length and is compared item by item the same way;
-    anything else (numbers, text, other lists) must be equal. Asking for a fact the game does
-    not have (a monster that is not on the field) is an :class:`InputError`
-    at ``at``, the data path of the expectation in the file.
+    anything else (numbers, text, other lists) must be equal. A fact the engine does
+    not produce (a monster that is gone, a key that is absent) is a mismatch with
+    nothing, naming the nearest fact it does have. ``at`` is the expectation's place
+    in the file.
     """
     if isinstance(expected, Mapping):
         if not isinstance(actual, Mapping):
-            return [Mismatch(name or "(outcome)", expected, actual)]
+            return [Mismatch(name or "(outcome)", expected, actual, at=at)]
         mismatches: list[Mismatch] = []
         for key, wanted in expected.items():
             field = f"{name}.{key}" if name else str(key)
-            if key not in actual and not strict:
-                mismatches.append(Mismatch(field, wanted, None))
-                continue
             if key not in actual:
-                raise InputError(
-                    f"no fact '{key}' here{nearest(str(key), map(str, actual))}",
-                    path=at + (key,),
-                    on_key=True,
-                    expected=one_of(actual),
-                )
-            mismatches += compare(wanted, actual[key], at=at + (key,), name=field, strict=strict)
+                have = [str(k) for k in actual]
+                hint = nearest(str(key), have).strip()
+                note = f"no fact '{key}' here{' ' + hint if hint else ''}; there are: {', '.join(have) or 'none'}"
+                mismatches.append(Mismatch(field, wanted, None, note=note, at=at + (key,)))
+                continue
+            mismatches += compare(wanted, actual[key], at=at + (key,), name=field)
         return mismatches
     if isinstance(expected, list) and isinstance(actual, list) and any(isinstance(e, Mapping) for e in expected):
         if len(expected) != len(actual):
-            return [Mismatch(f"{name} (length)", len(expected), len(actual))]
+            return [Mismatch(f"{name} (length)", len(expected), len(actual), at=at)]
         mismatches = []
         for index, (wanted, got) in enumerate(zip(expected, actual, strict=True)):
-            mismatches += compare(wanted, got, at=at + (index,), name=f"{name}[{index}]", strict=strict)
+            mismatches += compare(wanted, got, at=at + (index,), name=f"{name}[{index}]")
         return mismatches
     if expected != actual or type(expected) is bool and type(actual) is not bool:
-        return [Mismatch(name, expected, actual)]
+        return [Mismatch(name, expected, actual, at=at)]
     return []
 
 

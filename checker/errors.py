@@ -74,6 +74,9 @@ class Rejection(Exception):
     message: str
     ruling: str | None = None
     values: dict[str, Any] = field(default_factory=dict)
+    #: The state play stands at after the refusal: the state before the action, or what the
+    #: game had already finished before it refused (set by :meth:`checker.game.Game.apply`).
+    standing: Any = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.message}"

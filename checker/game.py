@@ -1,15 +1,19 @@
 """What a game provides to the core, and the context a rules module runs in.
 
-A game is a :class:`Game`: its rulings catalogue, its procedure, the JSON
-Schema fragment for its scenarios, and four functions from state to state:
-:meth:`Game.setup`, :meth:`Game.apply`, :meth:`Game.settle` and
-:meth:`Game.observe`. The expected outcome of a scenario is never handed to a
-game: it computes from the initial state and the actions only.
+A game is a :class:`Game`: its rulings catalogue, its procedure, its vocabulary
+(actions, effect kinds, reject reasons) and the JSON Schema fragment for its
+scenarios, and a rules module with three functions: ``setup`` (a state from the
+scenario), ``observe`` (the facts a scenario may assert) and, optionally,
+``settle`` (what the end of a scenario finishes) and ``before_action`` (what any
+action finishes first). The core dispatches each action to the handler its
+vocabulary registers, on a copy of the state: a handler changes the copy it is
+given and never sees the expected outcome.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,8 +23,34 @@ import yaml
 
 from checker.catalogue import Catalogue, load_catalogue
 from checker.errors import Rejection
-from checker.procedure import Phase, Procedure, Step, StepHandlers, load_procedure
+from checker.procedure import Phase, Procedure, Step, StepHandlers, Walker, load_procedure
 from checker.trace import Entity, TraceStep
+from checker.vocabulary import Vocabulary
+
+
+class Book(Mapping[str, Any]):
+    """A read-only mapping of static definitions (a card book) that every copy of a state shares.
+
+    Its values must be immutable (frozen dataclasses): copying a state never copies the book.
+    """
+
+    def __init__(self, entries: Mapping[str, Any]) -> None:
+        self._entries = dict(entries)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._entries[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Book":
+        return self
+
+    def __repr__(self) -> str:
+        return f"Book({len(self)} entries)"
 
 
 class Context:
@@ -28,18 +58,43 @@ class Context:
 
     It records the trace and which readings of ambiguous rulings were
     consulted. Readings come from the scenario's pins, else the catalogue's
-    default, and every consultation is written to the trace.
+    default, and every consultation is written to the trace. It walks the
+    game's procedure (:meth:`advance`, :meth:`walk`, :meth:`run_step`), so that
+    each trace line names its phase and step.
     """
 
-    def __init__(self, catalogue: Catalogue, pins: Mapping[str, str] | None = None) -> None:
-        self.catalogue = catalogue
+    def __init__(self, game: "Game", pins: Mapping[str, str] | None = None) -> None:
+        self.catalogue = game.catalogue
+        self.walker = game.walker
+        self.reject_reasons = game.vocabulary.reject_reasons
         self.pins = dict(pins or {})
         self.trace: list[TraceStep] = []
         self.consulted: dict[str, str] = {}
         self.action: int | None = None
+        self.settling = False
         self._phase: Phase | None = None
         self._step: Step | None = None
         self._scope: list[Entity] = []
+
+    # --- The procedure -----------------------------------------------------------------------
+
+    def advance(self, state: Any, to: str, action: Mapping[str, Any] = {}, **options: Any) -> None:
+        """Walk from the state's step up to ``to`` (see :meth:`checker.procedure.Walker.advance`)."""
+        self.walker.advance(self, state, to, action, **options)
+
+    def walk(self, state: Any, phase_id: str, action: Mapping[str, Any] = {}) -> None:
+        """Run a whole phase (see :meth:`checker.procedure.Walker.walk`)."""
+        self.walker.walk(self, state, phase_id, action)
+
+    def run_step(self, state: Any, step_id: str, action: Mapping[str, Any] = {}) -> None:
+        """Run one step (a repeating one, driven by an action)."""
+        self.walker.run(self, state, step_id, action)
+
+    def check_window(self, state: Any, classes: Iterable[str], *, name: str, involves: Iterable[Entity] = ()) -> None:
+        """Refuse what the window of the state's step does not allow, with its declared reason and ruling."""
+        self.walker.check_window(self, state.step, classes, name=name, involves=involves)
+
+    # --- The trace ---------------------------------------------------------------------------
 
     @contextlib.contextmanager
     def involving(self, *entities: Entity) -> Iterator[None]:
@@ -61,7 +116,10 @@ class Context:
             self._phase, self._step = outer
 
     def note(self, ruling: str | None, text: str, *, involves: Iterable[Entity] = (), **values: Any) -> None:
-        """Record one trace step: what was done, under which ruling, with which numbers, between which entities."""
+        """Record one trace step: what was done, under which ruling, with which numbers, between which entities.
+
+        A step that decides something cites its ruling; a step with no ruling is bookkeeping.
+        """
         if ruling is not None and ruling not in self.catalogue:
             raise KeyError(f"the rules cite {ruling!r}, which is not in the catalogue")
         self.trace.append(
@@ -73,11 +131,17 @@ class Context:
                 action=self.action,
                 values=values,
                 entities=tuple(dict.fromkeys([*self._scope, *involves])),
+                settling=self.settling,
             )
         )
 
     def reading(self, ruling_id: str) -> str:
-        """The reading in force for an ambiguous ruling (a named switch)."""
+        """The reading in force for an ambiguous ruling (a named switch).
+
+        Asking for a ruling that is not an ambiguous ruling of the catalogue is a bug in the rules.
+        """
+        if ruling_id not in self.catalogue or self.catalogue[ruling_id].status != "ambiguous":
+            raise KeyError(f"the rules ask for a reading of {ruling_id!r}, which is not an ambiguous ruling of the catalogue")
         ruling = self.catalogue[ruling_id]
         pinned = ruling_id in self.pins
         name = self.pins[ruling_id] if pinned else ruling.default_reading
@@ -87,10 +151,22 @@ class Context:
             self.note(ruling_id, f"Ambiguous ruling: reading '{name}' ({how})", reading=name)
         return name
 
+    def read(self, ruling_id: str, reading: str) -> bool:
+        """Whether ``reading`` is the reading in force; a name the catalogue does not list is a bug in the rules."""
+        names = self.catalogue[ruling_id].reading_names if ruling_id in self.catalogue else ()
+        if reading not in names:
+            raise KeyError(f"the rules test {ruling_id!r} for reading {reading!r}, which the catalogue does not list")
+        return self.reading(ruling_id) == reading
+
     def reject(
         self, reason: str, message: str, ruling: str | None = None, *, involves: Iterable[Entity] = (), **values: Any
     ) -> Rejection:
-        """Build a :class:`Rejection` and note it in the trace (callers ``raise`` it)."""
+        """Build a :class:`Rejection` and note it in the trace (callers ``raise`` it).
+
+        The reason must be one the game's vocabulary declares.
+        """
+        if reason not in self.reject_reasons:
+            raise KeyError(f"the rules reject with {reason!r}, which the game's vocabulary does not declare")
         self.note(ruling, f"Rejected ({reason}): {message}", involves=involves, **values)
         return Rejection(reason, message, ruling, values)
 
@@ -126,27 +202,24 @@ class GameData:
 
 
 class RulesModule(Protocol):
-    """What a game's rules module provides: its step handlers, how a state is built and observed,
-    and two functions from state to state."""
+    """What a game's rules module provides (``settle`` and ``before_action`` are optional)."""
 
-    steps: StepHandlers
+    steps: StepHandlers[Any]
+    vocabulary: Vocabulary
 
-    def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> Any: ...
+    def setup(self, context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> Any: ...
 
     def observe(self, state: Any) -> dict[str, Any]: ...
-
-    def apply(self, state: Any, action: Mapping[str, Any], context: Context, procedure: Procedure) -> Any: ...
-
-    def settle(self, state: Any, context: Context, procedure: Procedure) -> Any: ...
 
 
 class Game:
     """One game's rules, as the core sees them.
 
-    ``State`` is the game's own type; the core only passes it back. ``apply``
-    must not mutate the state it is given: it returns a new one, or raises
-    :class:`Rejection` and the caller keeps the old one. A subclass names its
-    ``rules`` module; its data files are read from beside the subclass's module.
+    ``State`` is the game's own type; the core copies it before every action and
+    passes the copy to the action's handler, so a state once produced is never
+    changed. A subclass names its ``rules`` module; its data files are read from
+    beside the subclass's module, and its procedure is bound to the rules module's
+    step handlers once, here.
     """
 
     id: str
@@ -157,11 +230,11 @@ class Game:
 
     def __init__(self) -> None:
         self.data = GameData.beside(sys.modules[type(self).__module__].__file__ or "")
+        self.walker: Walker[Any] = Walker(self.data.procedure, self.rules.steps)
 
     @property
-    def handlers(self) -> StepHandlers:
-        """One handler per step of ``procedure``."""
-        return self.rules.steps
+    def vocabulary(self) -> Vocabulary:
+        return self.rules.vocabulary
 
     @property
     def catalogue(self) -> Catalogue:
@@ -173,26 +246,50 @@ class Game:
 
     @property
     def schema(self) -> dict[str, Any]:
+        """The game's part of the scenario format, as written in ``schema.yaml``."""
         return self.data.schema
 
     @property
     def reject_reasons(self) -> tuple[str, ...]:
-        return tuple(self.schema.get("reject_reasons", ()))
+        return tuple(self.vocabulary.reject_reasons)
 
     def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> Any:
         """Build the initial state from the scenario and the game's card catalogue.
 
-        Raises :class:`InputError` with a data path on bad input.
+        Raises :class:`InputError` with a data path on bad input, :class:`Rejection` when a
+        preparation rule refuses the state (a deck that breaks a construction rule).
         """
-        return self.rules.setup(initial, cards, self.data.cards)
+        return self.rules.setup(context, initial, cards, self.data.cards)
 
     def apply(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
-        """Apply one action; return the new state or raise :class:`Rejection`."""
-        return self.rules.apply(state, action, context, self.procedure)
+        """The state after ``action``; ``state`` itself is never changed.
+
+        Raises :class:`Rejection` when the rules refuse the action. What ``before_action``
+        finished (a Defense Step the attacker moved on from, say) stays finished even so:
+        the rejection carries that state as :attr:`Rejection.standing`.
+        """
+        working = copy.deepcopy(state)
+        before = getattr(self.rules, "before_action", None)
+        if before is not None:
+            before(context, working, action)
+            standing, working = working, copy.deepcopy(working)
+        else:
+            standing = state
+        try:
+            self.vocabulary.actions[action["action"]].handler(context, working, action)
+        except Rejection as rejection:
+            rejection.standing = standing
+            raise
+        return working
 
     def settle(self, state: Any, context: Context) -> Any:
         """Finish whatever the last action left pending."""
-        return self.rules.settle(state, context, self.procedure)
+        settle = getattr(self.rules, "settle", None)
+        if settle is None:
+            return state
+        working = copy.deepcopy(state)
+        settle(context, working)
+        return working
 
     def observe(self, state: Any) -> dict[str, Any]:
         """The facts a scenario may assert on, as plain nested data."""

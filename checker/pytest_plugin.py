@@ -85,6 +85,9 @@ def failure_text(result: RunResult) -> str:
     lines = [report.headline(result)]
     if result.error is not None:
         return "\n".join(lines)
+    if result.crash:
+        lines += report.details(result)  # the traceback, then the trace up to the crash
+        return "\n".join(lines)
     lines.append("expected against actual, field by field:")
     lines += report.details(result)
     lines.append("trace:")

@@ -67,18 +67,18 @@ def explore_each(scenario: Scenario, game: Game) -> Exploration:
     Every other ruling keeps the reading of the scenario's own run, which is all that
     :meth:`Exploration.varying` compares; far fewer runs than :func:`explore`.
     """
-    own = run(scenario, game, exploring=True)
+    own = run(scenario, game)
     branches = [Branch(dict(own.readings), own)]
     for ruling, name in own.readings.items():
         for other in game.catalogue[ruling].reading_names:
             if other != name:
-                result = run(scenario, game, {**own.readings, ruling: other}, exploring=True)
+                result = run(scenario, game, {**own.readings, ruling: other})
                 branches.append(Branch(dict(result.readings), result))
     return Exploration(tuple(branches))
 
 
 def _branches(scenario: Scenario, game: Game, pins: dict[str, str]) -> Iterator[Branch]:
-    result = run(scenario, game, pins, exploring=True)
+    result = run(scenario, game, pins)
     free = [ruling for ruling in result.readings if ruling not in pins]
     if not free:
         yield Branch(dict(result.readings), result)

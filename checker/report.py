@@ -6,9 +6,11 @@ from typing import Any, Iterable
 
 import yaml
 
-from checker.compare import flatten
+from checker.catalogue import Catalogue
+from checker.citations import uncited
+from checker.compare import Mismatch, flatten
 from checker.readings import Exploration
-from checker.runner import RunResult
+from checker.runner import SETUP, RunResult
 from checker.trace import TraceStep
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "question": "ANSWER", "invalid": "INVALID", "error": "ERROR"}
@@ -21,25 +23,45 @@ def headline(result: RunResult) -> str:
 
 
 def details(result: RunResult) -> list[str]:
+    """What a reader needs under the headline: every mismatch with its line, a crash with its trace."""
     lines: list[str] = []
     for label, mismatch in result.mismatches:
-        lines.append(f"    {label}: {mismatch.render()}")
+        lines.append(f"    {_where(result, mismatch)}{label}: {mismatch.render()}")
     if result.crash:
-        lines.append(f"    internal error in the rules engine (a bug in the checker): {result.crash}")
+        lines.append("    internal error in a rules module (a bug in the checker, not in the scenario):")
+        lines += ["      " + line for line in result.crash.rstrip().splitlines()]
+        lines.append("    trace up to the crash:")
+        lines += ["    " + line for line in trace_lines(result.trace)]
     return lines
+
+
+def _where(result: RunResult, mismatch: Mismatch) -> str:
+    if result.scenario is None or not mismatch.at:
+        return ""
+    position = result.scenario.document.position(mismatch.at)
+    return f"line {position.line}: " if position else ""
+
+
+def citation_lines(result: RunResult, catalogue: Catalogue) -> list[str]:
+    """A note for each ruling the file declares that its run does not cite."""
+    missing = uncited(result, catalogue)
+    if not missing:
+        return []
+    return [f"    declared but not cited by the engine's trace: {', '.join(missing)}"]
 
 
 def trace_lines(trace: Iterable[TraceStep]) -> list[str]:
     lines: list[str] = []
-    current: tuple[Any, Any] | None = None
+    current: tuple[Any, ...] | None = None
     number = 0
     for step in trace:
-        heading = (step.action, step.phase)
+        heading = (step.action, step.settling, step.phase)
         if heading != current:
             current = heading
-            where = "setup" if step.action is None and not lines else (
-                f"action {step.action + 1}" if step.action is not None else "end of scenario"
-            )
+            if step.action is not None:
+                where = f"action {step.action + 1}"
+            else:
+                where = "when the scenario ends" if step.settling else "setup"
             lines.append(f"  -- {where}{' / ' + step.phase if step.phase else ''}")
         number += 1
         lines.append(f"  {number:>3}. {step.render()}")
@@ -70,7 +92,7 @@ def explain(result: RunResult) -> str:
     parts = [f"{result.scenario.id}: {result.scenario.title}", f"verdict: {LABELS[result.verdict]}"]
     parts += details(result)
     for index, rejection in sorted(result.rejections.items()):
-        parts.append(f"action {index + 1} rejected: {rejection.reason}: {rejection.message}")
+        parts.append(f"{_refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
     if result.readings:
         parts.append("readings of ambiguous rulings used: " + ", ".join(f"{r}={n}" for r, n in result.readings.items()))
     parts.append("trace:")
@@ -78,6 +100,10 @@ def explain(result: RunResult) -> str:
     parts.append("outcome:")
     parts.append("  " + outcome_text(result.outcome).replace("\n", "\n  "))
     return "\n".join(parts)
+
+
+def _refused_what(index: int) -> str:
+    return "the initial state" if index == SETUP else f"action {index + 1}"
 
 
 def summary(results: list[RunResult]) -> str:
@@ -109,7 +135,9 @@ def result_json(result: RunResult, *, with_trace: bool = False) -> dict[str, Any
             "expected": result.error.expected,
         }
     if result.crash:
-        data["error"] = {"file": result.path, "message": result.crash, "internal": True}
+        data["error"] = {"file": result.path, "message": result.crash.rstrip().splitlines()[-1], "internal": True,
+                         "traceback": result.crash}
+    data["cited"] = list(result.cited)
     if with_trace:
         data["outcome"] = result.outcome
         data["trace"] = [step.to_json() for step in result.trace]
@@ -126,7 +154,7 @@ def exploration_text(exploration: Exploration) -> str:
         pins = ", ".join(f"{r}={n}" for r, n in branch.readings.items())
         lines.append(f"- under {pins}: {LABELS[branch.result.verdict]}")
         for index, rejection in sorted(branch.result.rejections.items()):
-            lines.append(f"    action {index + 1} rejected: {rejection.reason}: {rejection.message}")
+            lines.append(f"    {_refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
         for label, mismatch in branch.result.mismatches:
             lines.append(f"    {label}: {mismatch.render()}")
         for key in differing:

@@ -2,12 +2,19 @@
 
 The expected outcome is read only by :func:`run` for comparison, after the
 game has produced its own observation; it is never passed to the game.
+
+A golden scenario can fail in three ways, each reported as a FAIL and never
+as a bad file: an expected fact differs or is gone, an action it expected to
+be legal is refused (play goes on from where the refusal left it), or an
+expected refusal does not happen. A crash inside a rules module is an ERROR
+with its traceback and the trace up to that point.
 """
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Protocol
 
 from checker.compare import Mismatch, compare
 from checker.errors import InputError, Rejection
@@ -16,11 +23,13 @@ from checker.scenario import Action, Scenario
 from checker.trace import TraceStep
 
 Verdict = Literal["pass", "fail", "question", "invalid", "error"]
+#: The index of a refused action, or ``SETUP`` for a refusal of the initial state.
+SETUP = -1
 
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """The comparison made after one action (``action`` is its index) or at the end (``None``)."""
+    """The comparison made at setup (``SETUP``), after one action (its index) or at the end (``None``)."""
 
     action: int | None
     mismatches: tuple[Mismatch, ...]
@@ -28,6 +37,8 @@ class Checkpoint:
 
     @property
     def label(self) -> str:
+        if self.action == SETUP:
+            return "setup"
         return "final outcome" if self.action is None else f"after action {self.action + 1}"
 
 
@@ -40,9 +51,9 @@ class RunResult:
     checkpoints: list[Checkpoint] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
     readings: dict[str, str] = field(default_factory=dict)
-    rejections: dict[int, Rejection] = field(default_factory=dict)
+    rejections: dict[int, Rejection] = field(default_factory=dict)  # by action index; SETUP for the initial state
     error: InputError | None = None
-    crash: str | None = None
+    crash: str | None = None  # the traceback of a crash inside a rules module
 
     @classmethod
     def invalid(cls, path: str, error: InputError) -> "RunResult":
@@ -56,23 +67,34 @@ class RunResult:
     def mismatches(self) -> list[tuple[str, Mismatch]]:
         return [(cp.label, m) for cp in self.checkpoints for m in cp.mismatches]
 
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """The rulings the engine's trace cites, in the order it first cites them."""
+        return tuple(dict.fromkeys(step.ruling for step in self.trace if step.ruling))
 
-def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *, exploring: bool = False) -> RunResult:
-    """Play ``scenario`` by ``game``'s rules; ``pins`` override the scenario's own readings.
 
-    When ``exploring`` (another reading than the scenario's own), an action the rules refuse
-    is reported as a mismatch and play goes on, instead of making the file invalid.
-    """
-    context = Context(game.catalogue, {**scenario.readings, **(pins or {})})
+class Audit(Protocol):
+    """Watches a run from outside (the contract tests): every state and every observation."""
+
+    def before(self, state: Any) -> None: ...
+
+    def after(self, given: Any, produced: Any) -> None: ...
+
+    def observed(self, facts: Mapping[str, Any]) -> None: ...
+
+
+def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *, audit: Audit | None = None) -> RunResult:
+    """Play ``scenario`` by ``game``'s rules; ``pins`` override the scenario's own readings."""
+    context = Context(game, {**scenario.readings, **(pins or {})})
     result = RunResult(path=scenario.path, scenario=scenario, verdict="pass")
     try:
-        _play(scenario, game, context, result, exploring)
+        _Play(scenario, game, context, result, audit).run()
     except InputError as error:
         result.verdict = "invalid"
         result.error = scenario.document.locate(error)
-    except Exception as crash:  # a bug in a rules module, not in the scenario
+    except Exception:  # a bug in a rules module, not in the scenario
         result.verdict = "error"
-        result.crash = f"{type(crash).__name__}: {crash}"
+        result.crash = traceback.format_exc()
     result.trace = context.trace
     result.readings = dict(context.consulted)
     if result.verdict == "pass":
@@ -83,52 +105,85 @@ def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *
     return result
 
 
-def _play(scenario: Scenario, game: Game, context: Context, result: RunResult, exploring: bool) -> None:
-    state = game.setup(scenario.initial, scenario.cards, context)
-    for action in scenario.actions:
-        context.action = action.index
-        state = _apply(game, state, action, context, result, question=scenario.is_question, exploring=exploring)
-        if action.expect is not None:
-            at = ("actions", action.index, "expect")
-            observed = game.observe(state)
-            mismatches = compare(action.expect, observed, at=at, strict=not exploring)
-            result.checkpoints.append(Checkpoint(action.index, tuple(mismatches), observed))
-    context.action = None
-    state = game.settle(state, context)
-    result.outcome = game.observe(state)
-    if scenario.expect is not None:
-        mismatches = compare(scenario.expect, result.outcome, at=("expect",), strict=not exploring)
-        result.checkpoints.append(Checkpoint(None, tuple(mismatches), result.outcome))
+@dataclass
+class _Play:
+    scenario: Scenario
+    game: Game
+    context: Context
+    result: RunResult
+    audit: Audit | None
 
+    def run(self) -> None:
+        state = self._setup()
+        if state is None:
+            return
+        for action in self.scenario.actions:
+            self.context.action = action.index
+            state = self._apply(state, action)
+            if action.expect is not None:
+                self._compare(action.index, action.expect, self._observe(state), at=("actions", action.index, "expect"))
+        self.context.action = None
+        self.context.settling = True
+        state = self.game.settle(state, self.context)
+        self.context.settling = False
+        self.result.outcome = self._observe(state)
+        if self.scenario.expect is not None:
+            self._compare(None, self.scenario.expect, self.result.outcome, at=("expect",))
 
-def _apply(
-    game: Game, state: Any, action: Action, context: Context, result: RunResult, *, question: bool, exploring: bool
-) -> Any:
-    """Apply one action. In a question a rejection is part of the answer; elsewhere it must be expected."""
-    path = ("actions", action.index)
-    try:
-        new_state = game.apply(state, action.data, context)
-    except InputError as error:
-        raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
-    except Rejection as rejection:
-        result.rejections[action.index] = rejection
-        if question:
-            return state
-        if action.reject is None and exploring:
-            mismatch = Mismatch(f"actions[{action.index}].reject.reason", None, rejection.reason)
-            result.checkpoints.append(Checkpoint(action.index, (mismatch,)))
-            return state
-        if action.reject is None:
-            raise InputError(
-                f"action {action.index + 1} ({action.kind}) is illegal here: {rejection.message} [{rejection.reason}]",
-                path=path,
-                expected=f"a legal action, or 'reject: {{reason: {rejection.reason}}}' if the rejection is the point",
-            ) from None
-        if rejection.reason != action.reject:
-            mismatch = Mismatch(f"actions[{action.index}].reject.reason", action.reject, rejection.reason)
-            result.checkpoints.append(Checkpoint(action.index, (mismatch,)))
+    def _setup(self) -> Any:
+        """The initial state, or ``None`` when the game refuses it (which a scenario may expect)."""
+        expected = self.scenario.reject
+        try:
+            state = self.game.setup(self.scenario.initial, self.scenario.cards, self.context)
+        except Rejection as rejection:
+            self.result.rejections[SETUP] = rejection
+            if expected != rejection.reason and not self.scenario.is_question:
+                self._mismatch(SETUP, _refused("reject.reason", expected, rejection, at=("reject",)))
+            if self.scenario.expect is not None:
+                self._compare(None, self.scenario.expect, {}, at=("expect",))
+            return None
+        if expected is not None:
+            self._mismatch(SETUP, Mismatch("reject.reason", expected, None, note="the game accepted the initial state",
+                                           at=("reject",)))
         return state
-    if action.reject is not None:
-        mismatch = Mismatch(f"actions[{action.index}].reject.reason", action.reject, None)
-        result.checkpoints.append(Checkpoint(action.index, (mismatch,)))
-    return new_state
+
+    def _apply(self, state: Any, action: Action) -> Any:
+        """Apply one action. In a question a refusal is part of the answer; elsewhere it must be expected."""
+        if self.audit is not None:
+            self.audit.before(state)
+        try:
+            produced = self.game.apply(state, action.data, self.context)
+        except InputError as error:
+            path = ("actions", action.index)
+            raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
+        except Rejection as rejection:
+            self.result.rejections[action.index] = rejection
+            if self.audit is not None:
+                self.audit.after(state, rejection.standing)
+            if action.reject != rejection.reason and not self.scenario.is_question:
+                self._mismatch(action.index, _refused(f"actions[{action.index}].reject.reason", action.reject, rejection,
+                                                      at=("actions", action.index)))
+            return rejection.standing
+        if self.audit is not None:
+            self.audit.after(state, produced)
+        if action.reject is not None:
+            self._mismatch(action.index, Mismatch(f"actions[{action.index}].reject.reason", action.reject, None,
+                                                  note="the action was legal", at=("actions", action.index)))
+        return produced
+
+    def _observe(self, state: Any) -> dict[str, Any]:
+        facts = self.game.observe(state)
+        if self.audit is not None:
+            self.audit.observed(facts)
+        return facts
+
+    def _compare(self, index: int | None, expected: Mapping[str, Any], observed: dict[str, Any], *, at: tuple[Any, ...]) -> None:
+        self.result.checkpoints.append(Checkpoint(index, tuple(compare(expected, observed, at=at)), observed))
+
+    def _mismatch(self, index: int, mismatch: Mismatch) -> None:
+        self.result.checkpoints.append(Checkpoint(index, (mismatch,)))
+
+
+def _refused(field_name: str, expected: str | None, rejection: Rejection, *, at: tuple[Any, ...]) -> Mismatch:
+    """An unexpected refusal (``expected`` is ``None``: the action was to be legal) or a refusal for another reason."""
+    return Mismatch(field_name, expected, rejection.reason, note=f"refused: {rejection.message}", at=at)

@@ -47,11 +47,16 @@ class Scenario:
     initial: Mapping[str, Any]
     actions: tuple[Action, ...]
     expect: Mapping[str, Any] | None
+    reject: str | None = None  # the reason the game is expected to refuse the initial state
 
     @property
     def is_question(self) -> bool:
         """A scenario that asserts nothing: the checker answers it instead."""
-        return self.expect is None and all(a.expect is None and a.reject is None for a in self.actions)
+        return (
+            self.expect is None
+            and self.reject is None
+            and all(a.expect is None and a.reject is None for a in self.actions)
+        )
 
     @property
     def raw(self) -> Any:
@@ -107,6 +112,7 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         initial=data["initial"],
         actions=actions,
         expect=data.get("expect"),
+        reject=data["reject"]["reason"] if "reject" in data else None,
     )
 
 

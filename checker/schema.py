@@ -17,54 +17,72 @@ import jsonschema
 
 from checker.errors import InputError
 from checker.game import Game
+from checker.vocabulary import Entry
 
 SCHEMA_ID = "https://rulings-checker.invalid/schema/scenario.schema.json"
 SLUG = "^[a-z0-9]+(-[a-z0-9]+)*$"
 
 
-def _rebase(node: Any, prefix: str) -> Any:
+def rebase(node: Any, prefix: str) -> Any:
     """Point a game fragment's local ``#/...`` references into its own definitions."""
     if isinstance(node, dict):
         return {
-            key: (prefix + value[2:] if key == "$ref" and isinstance(value, str) and value.startswith("#/") else _rebase(value, prefix))
+            key: (prefix + value[2:] if key == "$ref" and isinstance(value, str) and value.startswith("#/") else rebase(value, prefix))
             for key, value in node.items()
         }
     if isinstance(node, list):
-        return [_rebase(item, prefix) for item in node]
+        return [rebase(item, prefix) for item in node]
     return node
 
 
+def tagged_union(tag: str, entries: Iterable[Entry[Any]], base: str, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A JSON Schema for objects whose ``tag`` names an entry and whose other keys are that entry's parameters.
+
+    ``extra`` are keys every branch accepts as well (an action's ``expect``, say);
+    ``base`` is where the game's own definitions live, for ``ref``.
+    """
+    listed = list(entries)
+    branches = []
+    for entry in listed:
+        then: dict[str, Any] = {
+            "properties": {tag: {"const": entry.name}, **dict(extra or {}), **rebase(dict(entry.params), base)},
+            "required": [tag, *entry.required],
+            "additionalProperties": False,
+            "description": entry.description,
+        }
+        branches.append({"if": {"properties": {tag: {"const": entry.name}}, "required": [tag]}, "then": then})
+    return {
+        "type": "object",
+        "required": [tag],
+        "properties": {tag: {"enum": [entry.name for entry in listed]}},
+        "allOf": branches,
+    }
+
+
 def _action_schema(game: Game, base: str) -> dict[str, Any]:
-    actions: dict[str, Any] = game.schema["actions"]
     reject = {
         "type": "object",
         "description": "This action must be rejected, for this reason; the state stays as it was.",
         "additionalProperties": False,
         "required": ["reason"],
-        "properties": {"reason": {"enum": list(game.reject_reasons)}},
+        "properties": {"reason": {"$ref": f"{base}reject-reason"}},
     }
-    branches = []
-    for kind, spec in actions.items():
-        properties = {
-            "action": {"const": kind},
-            "expect": {"$ref": f"{base}outcome", "description": "Facts that hold after this action."},
-            "reject": reject,
-            **_rebase(spec.get("properties", {}), base),
-        }
-        then = {
-            "properties": properties,
-            "required": ["action", *spec.get("required", ())],
-            "additionalProperties": False,
-        }
-        if "description" in spec:
-            then["description"] = spec["description"]
-        branches.append({"if": {"properties": {"action": {"const": kind}}, "required": ["action"]}, "then": then})
-    return {
-        "type": "object",
-        "required": ["action"],
-        "properties": {"action": {"enum": list(actions)}},
-        "allOf": branches,
+    extra = {"expect": {"$ref": f"{base}outcome", "description": "Facts that hold after this action."}, "reject": reject}
+    return tagged_union("action", game.vocabulary.actions, base, extra)
+
+
+def _vocabulary_definitions(game: Game, base: str) -> dict[str, Any]:
+    """The definitions the game's vocabulary registers: actions, effect families, reject reasons."""
+    definitions: dict[str, Any] = {
+        "action": _action_schema(game, base),
+        "reject-reason": {
+            "enum": list(game.vocabulary.reject_reasons),
+            "description": "; ".join(f"{name}: {text}" for name, text in game.vocabulary.reject_reasons.items()),
+        },
     }
+    for family, registry in game.vocabulary.effects.items():
+        definitions[family] = tagged_union("kind", registry, base)
+    return definitions
 
 
 def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
@@ -72,8 +90,12 @@ def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
     game_branches = []
     for game_id, game in games.items():
         base = f"#/definitions/{game_id}/"
-        fragment = {key: _rebase(value, base) for key, value in game.schema["definitions"].items()}
-        fragment["action"] = _action_schema(game, base)
+        fragment = {key: rebase(value, base) for key, value in game.schema["definitions"].items()}
+        derived = _vocabulary_definitions(game, base)
+        clash = set(fragment) & set(derived)
+        if clash:
+            raise ValueError(f"{game_id}: schema.yaml defines {sorted(clash)}, which the vocabulary registers")
+        fragment.update(derived)
         definitions[game_id] = fragment
         game_branches.append(
             {
@@ -88,6 +110,13 @@ def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
                         },
                         "actions": {"type": "array", "items": {"$ref": f"{base}action"}},
                         "expect": {"$ref": f"{base}outcome"},
+                        "reject": {
+                            "type": "object",
+                            "description": "The game refuses to start from this initial state, for this reason.",
+                            "additionalProperties": False,
+                            "required": ["reason"],
+                            "properties": {"reason": {"$ref": f"{base}reject-reason"}},
+                        },
                     }
                 },
             }
@@ -122,6 +151,7 @@ def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
             "initial": {"type": "object"},
             "actions": {"type": "array"},
             "expect": {"type": "object"},
+            "reject": {"type": "object", "description": "The game refuses to start from this initial state (setup)."},
         },
         "allOf": game_branches,
         "definitions": definitions,

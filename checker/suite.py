@@ -16,13 +16,55 @@ from checker.schema import Validator
 SUFFIXES = (".yaml", ".yml")
 
 
+class Suite:
+    """Scenarios of a set of games: finding, loading (ids unique across the set) and running them."""
+
+    def __init__(self, games: Mapping[str, Game]) -> None:
+        self.games = games
+        self.validator = Validator(games)
+
+    def load(self, path: Path) -> Scenario | RunResult:
+        """The scenario in ``path``, or an ``invalid`` result saying what is wrong with it."""
+        try:
+            return load_scenario(path, self.games, self.validator)
+        except InputError as error:
+            return RunResult.invalid(str(path), error)
+
+    def load_many(self, paths: Iterable[Path]) -> list[Scenario | RunResult]:
+        loaded: list[Scenario | RunResult] = []
+        first_file: dict[str, str] = {}
+        for path in paths:
+            item = self.load(path)
+            if isinstance(item, Scenario):
+                if item.id in first_file:
+                    error = InputError(
+                        f"id {item.id!r} is already used by {first_file[item.id]}",
+                        path=("id",),
+                        expected="an id unique across the repository",
+                    )
+                    item = RunResult.invalid(item.path, item.document.locate(error))
+                else:
+                    first_file[item.id] = item.path
+            loaded.append(item)
+        return loaded
+
+    def run_one(self, item: Scenario | RunResult) -> RunResult:
+        if isinstance(item, RunResult):
+            return item
+        return run(item, self.games[item.game])
+
+    def check(self, paths: Iterable[str | Path]) -> list[RunResult]:
+        return [self.run_one(item) for item in self.load_many(scenario_files(paths))]
+
+
 @functools.cache
-def validator() -> Validator:
-    return Validator(registry())
+def default() -> Suite:
+    """The games of this repository (``checker.games``)."""
+    return Suite(registry())
 
 
 def games() -> Mapping[str, Game]:
-    return registry()
+    return default().games
 
 
 def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -40,40 +82,19 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def load(path: Path) -> Scenario | RunResult:
-    """The scenario in ``path``, or an ``invalid`` result saying what is wrong with it."""
-    try:
-        return load_scenario(path, games(), validator())
-    except InputError as error:
-        return RunResult.invalid(str(path), error)
+    return default().load(path)
 
 
 def load_many(paths: Iterable[Path]) -> list[Scenario | RunResult]:
-    loaded: list[Scenario | RunResult] = []
-    first_file: dict[str, str] = {}
-    for path in paths:
-        item = load(path)
-        if isinstance(item, Scenario):
-            if item.id in first_file:
-                error = InputError(
-                    f"id {item.id!r} is already used by {first_file[item.id]}",
-                    path=("id",),
-                    expected="an id unique across the repository",
-                )
-                item = RunResult.invalid(item.path, item.document.locate(error))
-            else:
-                first_file[item.id] = item.path
-        loaded.append(item)
-    return loaded
+    return default().load_many(paths)
 
 
 def run_one(item: Scenario | RunResult) -> RunResult:
-    if isinstance(item, RunResult):
-        return item
-    return run(item, games()[item.game])
+    return default().run_one(item)
 
 
 def check(paths: Iterable[str | Path]) -> list[RunResult]:
-    return [run_one(item) for item in load_many(scenario_files(paths))]
+    return default().check(paths)
 
 
 def exit_code(results: list[RunResult]) -> int:

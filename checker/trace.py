@@ -28,6 +28,7 @@ class TraceStep:
     action: int | None = None  # index of the scenario action being applied; None at setup/settle
     values: dict[str, Any] = field(default_factory=dict)
     entities: tuple[Entity, ...] = ()
+    settling: bool = False  # taken when the scenario ended, to finish what its last action left pending
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -38,6 +39,7 @@ class TraceStep:
             "action": self.action,
             "values": self.values,
             "entities": [list(entity) for entity in self.entities],
+            "settling": self.settling,
         }
 
     def render(self) -> str:

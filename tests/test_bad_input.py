@@ -80,10 +80,6 @@ CASES = {
         ("rulings: [mr.attack.declare-single]", "rulings: [mr.attack.declare-singel]"),
         ":4:11: error: unknown ruling 'mr.attack.declare-singel' (did you mean 'mr.attack.declare-single'?)",
     ),
-    "illegal action": (
-        ("hand: [Jab]", "hand: []"),
-        ":15:5: error: action 1 (attack) is illegal here: Jab is not in A's hand [card-not-in-hand]",
-    ),
     "unknown reject reason": (
         ("target: Golem}", "target: Golem, reject: {reason: nope}}"),
         ":15:92: error: unknown value 'nope'",
@@ -96,11 +92,33 @@ CASES = {
         ("title: A 3-damage move on Golem", "title: [A 3-damage move"),
         ":4:8: error: YAML syntax",
     ),
-    "expectation about a monster that is not there": (
+}
+
+#: What an engine change can do to a golden file: each is a FAIL (exit 1) that says what changed, never INVALID.
+REGRESSIONS = {
+    "an action expected to be legal is refused": (
+        ("hand: [Jab]", "hand: []"),
+        "line 15: after action 1: actions[0].reject.reason: expected nothing, got 'card-not-in-hand' "
+        "(refused: Jab is not in A's hand)",
+    ),
+    "an expected monster is not there": (
         ("Golem: {lp: 7}", "Gollem: {lp: 7}"),
-        ":17:28: error: no fact 'Gollem' here (did you mean 'Golem'?)",
+        "line 17: final outcome: players.B.monsters.Gollem: expected {'lp': 7}, got nothing "
+        "(no fact 'Gollem' here (did you mean 'Golem'?); there are: Golem)",
     ),
 }
+
+
+@pytest.mark.parametrize("case", REGRESSIONS, ids=list(REGRESSIONS))
+def test_an_engine_regression_is_a_fail_that_names_it(case: str, tmp_path: Path, capsys) -> None:
+    (old, new), message = REGRESSIONS[case]
+    text = GOOD.format(id="regressed")
+    assert old in text
+    path = write(tmp_path, "regressed.yaml", text.replace(old, new))
+    code, output = check(capsys, path)
+    assert code == 1, output
+    assert "FAIL     regressed" in output and "INVALID" not in output
+    assert f"    {message}" in output.splitlines()
 
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))

@@ -39,8 +39,10 @@ def test_rulings_are_in_document_order(game) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_every_procedure_step_has_exactly_one_handler(game) -> None:
+    """The walker checked the binding when the game was created; this states what it checked."""
     declared = {step.id for _, step in game.procedure.steps()}
-    assert declared == game.handlers.ids
+    assert declared == game.walker.handlers.ids
+    assert game.procedure.conditions == set(game.walker.handlers.predicates)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)

@@ -110,3 +110,14 @@ def test_python_dash_m_and_console_script_agree() -> None:
     script = subprocess.run([str(Path(sys.executable).parent / "checker"), "check", target], capture_output=True, text=True)
     assert module.returncode == script.returncode == 0
     assert module.stdout == script.stdout
+
+
+def test_output_into_a_closed_pipe_ends_quietly() -> None:
+    """``checker explain FILE | head`` and the like: no BrokenPipeError traceback."""
+    command = [sys.executable, "-m", "checker", "check", "--format", "json", str(SCENARIOS)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    process.wait(timeout=120)
+    assert "Traceback" not in errors and "BrokenPipeError" not in errors

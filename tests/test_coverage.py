@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from checker.catalogue import MUST_BE_COVERED
+from checker.citations import covered, demonstrated, uncited
 from checker.games import registry
 from checker.readings import explore, explore_each
 from checker.runner import RunResult, run
@@ -10,19 +13,26 @@ from checker.scenario import Scenario
 
 
 def uncovered(game_id: str, results: list[RunResult]) -> list[str]:
+    """Rulings that need a passing scenario whose trace cites them, and have none."""
     catalogue = registry()[game_id].catalogue
-    shown = {
-        ruling
-        for result in results
-        if result.scenario and result.scenario.game == game_id and result.verdict == "pass"
-        for ruling in result.scenario.rulings
-    }
+    shown = covered(results, catalogue)
     return [r.id for r in catalogue.rulings if r.status in MUST_BE_COVERED and r.id not in shown]
 
 
-def test_every_rule_trivia_and_example_has_a_passing_scenario(results: list[RunResult]) -> None:
+def test_every_rule_trivia_and_example_is_cited_by_a_passing_scenario(results: list[RunResult]) -> None:
     missing = {game_id: uncovered(game_id, results) for game_id in registry()}
-    assert not any(missing.values()), f"rulings without a passing scenario: {missing}"
+    assert not any(missing.values()), f"rulings no passing scenario's trace cites: {missing}"
+
+
+def test_a_ruling_a_file_only_declares_is_not_covered(results: list[RunResult]) -> None:
+    """Listing a ruling under `rulings:` covers nothing: only the trace's citations count."""
+    result = next(r for r in results if r.verdict == "pass" and r.scenario and r.scenario.rulings)
+    catalogue = registry()[result.scenario.game].catalogue
+    cited = demonstrated(result, catalogue)
+    never = next(r.id for r in catalogue.rulings if r.status == "rule" and r.id not in cited)
+    claimed = replace(result, scenario=replace(result.scenario, rulings=(*result.scenario.rulings, never)))
+    assert never not in covered([claimed], catalogue)
+    assert never in uncited(claimed, catalogue)
 
 
 def test_every_scenario_passes(results: list[RunResult]) -> None:
@@ -33,12 +43,7 @@ def test_every_scenario_passes(results: list[RunResult]) -> None:
 def test_coverage_names_what_a_missing_scenario_leaves_uncovered(results: list[RunResult]) -> None:
     game = "monster-rancher-bc2"
     catalogue = registry()[game].catalogue
-    shown_by: dict[str, list[str]] = {}
-    for result in results:
-        if result.scenario and result.scenario.game == game:
-            for ruling in result.scenario.rulings:
-                if catalogue[ruling].status in MUST_BE_COVERED:
-                    shown_by.setdefault(ruling, []).append(result.id)
+    shown_by = {r: ids for r, ids in covered(results, catalogue).items() if catalogue[r].status in MUST_BE_COVERED}
     ruling, [only] = next((r, ids) for r, ids in sorted(shown_by.items()) if len(ids) == 1)
     without = [r for r in results if r.id != only]
     assert ruling in uncovered(game, without)

@@ -80,3 +80,25 @@ def test_an_invalid_file_is_a_failing_item_with_its_location(project: pytest.Pyt
 def test_yaml_outside_a_scenarios_folder_is_not_collected(pytester: pytest.Pytester) -> None:
     (pytester.path / "config.yaml").write_text("a: 1\n", encoding="utf-8")
     pytester.runpytest().assert_outcomes()
+
+
+def test_a_crash_in_a_rules_module_shows_its_traceback_and_the_trace(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checker.games import registry
+
+    game = registry()["monster-rancher-bc2"]
+
+    def broken(context, state, action) -> None:
+        raise ZeroDivisionError("a bug in the rules")
+
+    monkeypatch.setitem(game.rules.steps.handlers, "deal-damage", broken)
+    result = project.runpytest("-k", "counter")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*ERROR    counter-rounding*",
+        "*internal error in a rules module*",
+        "*Traceback*",
+        "*ZeroDivisionError: a bug in the rules",
+        "*trace up to the crash:*",
+    ])

@@ -116,14 +116,19 @@ def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str
     edges: list[dict[str, Any]] = []
     previous: str | None = None
     top = 0
-    for phase in procedure.phases:
+    for phase, parent in procedure.all_phases():
         phase_id = f"phase:{phase.id}"
-        nodes.append({"data": {"id": phase_id, "label": phase.title + (" (repeats)" if phase.repeat else ""), "kind": "phase"}})
+        label = phase.title + (" (repeats)" if procedure.repeats(phase) else "")
+        node: dict[str, Any] = {"data": {"id": phase_id, "label": label, "kind": "phase"}}
+        if parent is not None:
+            node["data"]["parent"] = f"phase:{parent.id}"
+        nodes.append(node)
         for index, step in enumerate(phase.steps):
             step_id = f"step:{step.id}"
             link = url(step.rulings[0]) if step.rulings else ""
+            when = "; ".join(filter(None, [step.when, f"only if {step.condition}" if step.condition else ""]))
             nodes.append({"data": {"id": step_id, "parent": phase_id, "label": step.title, "kind": "step",
-                                   "url": link, "when": step.when},
+                                   "url": link, "when": when},
                           "position": {"x": (index % columns) * step_width, "y": top + (index // columns) * row_height}})
             if previous is not None:
                 edges.append({"data": {"id": f"{previous}->{step_id}", "source": previous, "target": step_id},
@@ -132,8 +137,9 @@ def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str
                 edges.append({"data": {"id": f"{step_id}-again", "source": step_id, "target": step_id,
                                        "label": step.when or "repeats"}, "classes": "rk-flow rk-loop"})
             if step.returns_to:
+                label = f"while {step.returns_while}" if step.returns_while else "repeat"
                 edges.append({"data": {"id": f"{step_id}-returns", "source": step_id, "target": f"step:{step.returns_to}",
-                                       "label": "repeat"}, "classes": "rk-flow rk-return"})
+                                       "label": label}, "classes": "rk-flow rk-return"})
             previous = step_id
         top += -(-len(phase.steps) // columns) * row_height + phase_gap
     return {"elements": {"nodes": nodes, "edges": edges}, "layout": "procedure"}

@@ -10,6 +10,7 @@ from pathlib import Path
 import networkx as nx
 
 from checker import suite
+from checker.citations import demonstrated, uncited
 from checker.game import Game
 from checker.readings import Exploration, explore_each
 from checker.runner import RunResult
@@ -73,6 +74,9 @@ class GameView:
     def home(self) -> str:
         return page(self.id, "index")
 
+    def vocabulary_page(self) -> str:
+        return page(self.id, "vocabulary")
+
     def ruling_page(self, ruling_id: str) -> str:
         return page(self.id, "rulings", ruling_id)
 
@@ -83,12 +87,12 @@ class GameView:
         return page(self.id, "entities", self.entity_slugs[entity])
 
     def demonstrating(self, ruling_id: str) -> list[RunResult]:
-        """Scenarios that list the ruling as one they demonstrate."""
-        return [r for r in self.results if r.scenario and ruling_id in r.scenario.rulings]
+        """Scenarios whose run demonstrates the ruling: its trace cites it (see :mod:`checker.citations`)."""
+        return [r for r in self.results if ruling_id in demonstrated(r, self.game.catalogue)]
 
-    def applying(self, ruling_id: str) -> list[RunResult]:
-        """Scenarios whose trace applied the ruling."""
-        return [r for r in self.results if any(step.ruling == ruling_id for step in r.trace)]
+    def declared_only(self, ruling_id: str) -> list[RunResult]:
+        """Scenarios whose author lists the ruling but whose run does not cite it."""
+        return [r for r in self.results if r.scenario and ruling_id in uncited(r, self.game.catalogue)]
 
     def depending_on(self, ruling_id: str) -> list[str]:
         """Scenarios whose outcome changes with the reading of this ambiguous ruling alone."""

@@ -160,7 +160,8 @@ def game_page(view: GameView) -> str:
     body = [
         f"<p>Source: <code>{esc(catalogue.document)}</code>. {counts['rulings']} rulings, "
         f"{counts['scenarios']} scenarios, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
-        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')}</p>",
+        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')} · "
+        f"{a(here, view.vocabulary_page(), 'What a scenario can say')}</p>",
         f"<h2>Procedure: {esc(view.game.procedure.title)}</h2>",
         "<p>Declared once as data; the engine walks these steps in this order. Click a step for its ruling.</p>",
         graph_block(procedure_graph(view.game.procedure, lambda r: href(here, view.ruling_page(r))), filters=False),
@@ -207,6 +208,37 @@ def game_page(view: GameView) -> str:
     return markdown_page(view.game.title, body)
 
 
+def vocabulary_page(view: GameView) -> str:
+    """The game's vocabulary, as its rules module registers it: actions, effect kinds, reject reasons."""
+    vocabulary = view.game.vocabulary
+    body = [
+        f"<p>Generated from the registry in the rules module of {a(view.vocabulary_page(), view.home(), view.game.title)}: "
+        "the same entries build the scenario schema and dispatch the engine.</p>",
+        "<h2>Actions</h2>",
+        table(["action", "what it does", "parameters"], (
+            [f"<code>{esc(entry.name)}</code>", esc(entry.description), _parameters(entry.params, entry.required)]
+            for entry in vocabulary.actions
+        )),
+    ]
+    for family, registry in vocabulary.effects.items():
+        body.append(f"<h2>Effect kinds (<code>{esc(family)}</code>)</h2>")
+        body.append(table(["kind", "what it does", "parameters"], (
+            [f"<code>{esc(entry.name)}</code>", esc(entry.description), _parameters(entry.params, entry.required)]
+            for entry in registry
+        )))
+    body.append("<h2>Reject reasons</h2>")
+    body.append(table(["reason", "what it means"], (
+        [f"<code>{esc(name)}</code>", esc(text)] for name, text in vocabulary.reject_reasons.items()
+    )))
+    return markdown_page(f"{view.game.title}: what a scenario can say", body)
+
+
+def _parameters(params: dict[str, Any] | Any, required: tuple[str, ...]) -> str:
+    if not params:
+        return "—"
+    return ", ".join(f"<code>{esc(name)}</code>" + (" (required)" if name in required else "") for name in params)
+
+
 def _excerpt(text: str, limit: int = 140) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -236,12 +268,15 @@ def ruling_page(view: GameView, ruling: Ruling) -> str:
         body.append("<p>Scenarios whose outcome depends on the reading: "
                     + (", ".join(a(here, view.scenario_page(s), s) for s in depending) or "none yet") + "</p>")
     shown = view.demonstrating(ruling.id)
-    body.append("<h2>Scenarios that demonstrate it</h2>")
+    body.append("<h2>Applied in the trace</h2>")
+    body.append("<p>Scenarios whose run the engine explains by this ruling.</p>")
     body.append(_scenario_list(view, here, shown) if shown else "<p>None.</p>")
-    applied = [r for r in view.applying(ruling.id) if r not in shown]
-    if applied:
-        body.append("<h2>Other scenarios whose trace applies it</h2>")
-        body.append(_scenario_list(view, here, applied))
+    declared = view.declared_only(ruling.id)
+    if declared:
+        body.append("<h2>Declared by the author only</h2>")
+        body.append("<p>These scenarios list the ruling, but the engine's trace does not cite it: "
+                    "they do not count as demonstrating it.</p>")
+        body.append(_scenario_list(view, here, declared))
     related = [*ruling.example_of, *ruling.related]
     related += [r.id for r in catalogue.rulings if ruling.id in r.example_of + r.related and r.id not in related]
     if related:
@@ -344,13 +379,16 @@ def _expectation(scenario: Any, action: int | None) -> Any:
 def _trace(view: GameView, here: str, result: RunResult) -> str:
     """The trace in groups (action and phase), numbered straight through."""
     parts: list[str] = []
-    heading: tuple[Any, Any] | None = None
+    heading: tuple[Any, ...] | None = None
     for number, step in enumerate(result.trace, start=1):
-        if (step.action, step.phase) != heading:
+        if (step.action, step.settling, step.phase) != heading:
             if heading is not None:
                 parts.append("</ol>")
-            heading = (step.action, step.phase)
-            where = f"action {step.action + 1}" if step.action is not None else "setup / end"
+            heading = (step.action, step.settling, step.phase)
+            if step.action is not None:
+                where = f"action {step.action + 1}"
+            else:
+                where = "when the scenario ends" if step.settling else "setup"
             parts.append(f'<p class="rk-trace-heading">{esc(where)}{" · " + esc(step.phase) if step.phase else ""}</p>')
             parts.append(f'<ol class="rk-trace" start="{number}">')
         cite = f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
@@ -490,6 +528,7 @@ def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
     pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
     for view in model.games.values():
         pages[view.home()] = game_page(view)
+        pages[view.vocabulary_page()] = vocabulary_page(view)
         for ruling in view.game.catalogue.rulings:
             pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
         for result in view.results:

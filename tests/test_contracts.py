@@ -1,0 +1,89 @@
+"""Contracts every game keeps, checked over every scenario of every game and of the example game.
+
+- applying an action never changes the state it was given;
+- every observation matches the game's outcome schema;
+- every reject reason raised is declared, and every reading asked for exists
+  (:class:`checker.game.Context` refuses both: a run that broke them would be an ERROR);
+- every engine attribute a procedure declares is acted on by some scenario's walk.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+import jsonschema
+import pytest
+
+from checker.game import Game
+from checker.games import registry
+from checker.runner import run
+from checker.scenario import Scenario
+from checker.suite import Suite, scenario_files
+from tests.conftest import SCENARIOS
+from tests.toygame import GAME as TOY
+from tests.test_core import DUELS
+
+GAMES: dict[str, Game] = {**registry(), TOY.id: TOY}
+
+
+class ContractAudit:
+    """Snapshots each state before an action and checks every observation against the outcome schema."""
+
+    def __init__(self, game: Game, schema: dict[str, Any]) -> None:
+        root = {"$ref": f"#/definitions/{game.id}/outcome", "definitions": schema["definitions"]}
+        self.outcome = jsonschema.Draft7Validator(root)
+        self.problems: list[str] = []
+        self.actions = 0
+
+    def before(self, state: Any) -> None:
+        self.snapshot = copy.deepcopy(state)
+
+    def after(self, given: Any, produced: Any) -> None:
+        self.actions += 1
+        if given != self.snapshot:
+            self.problems.append("an action changed the state it was given")
+        if produced is given and produced is not None and given != self.snapshot:
+            self.problems.append("an action returned the very state it was given, changed")
+
+    def observed(self, facts: Mapping[str, Any]) -> None:
+        for error in self.outcome.iter_errors(facts):
+            self.problems.append(f"observe() breaks the outcome schema at {list(error.absolute_path)}: {error.message}")
+
+
+@pytest.fixture(scope="module")
+def suite() -> Suite:
+    return Suite(GAMES)
+
+
+@pytest.fixture(scope="module")
+def everything(suite: Suite) -> list[Scenario]:
+    loaded = suite.load_many(scenario_files([SCENARIOS, DUELS]))
+    return [item for item in loaded if isinstance(item, Scenario)]
+
+
+def test_every_game_keeps_the_contracts_on_every_scenario(suite: Suite, everything: list[Scenario]) -> None:
+    broken: dict[str, list[str]] = {}
+    actions = 0
+    for scenario in everything:
+        audit = ContractAudit(GAMES[scenario.game], suite.validator.schema)
+        result = run(scenario, GAMES[scenario.game], audit=audit)
+        actions += audit.actions
+        problems = audit.problems + ([result.crash.splitlines()[-1]] if result.crash else [])
+        if problems:
+            broken[scenario.id] = sorted(set(problems))
+    assert actions > 500
+    assert not broken
+
+
+def test_every_declared_procedure_attribute_is_read_by_a_walk(everything: list[Scenario]) -> None:
+    for game in GAMES.values():
+        game.walker.read.clear()
+    for scenario in everything:
+        run(scenario, GAMES[scenario.game])
+    unread = {
+        game.id: sorted((step.id, name) for _, step in game.procedure.steps() for name in step.declared()
+                        if (step.id, name) not in game.walker.read)
+        for game in GAMES.values()
+    }
+    assert not any(unread.values()), f"declared but acted on by no scenario's walk: {unread}"

@@ -1,0 +1,317 @@
+"""The core, tested through Spark Duel (tests/toygame), the core's own example game."""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checker import report
+from checker.compare import compare
+from checker.game import Context
+from checker.procedure import BindingError, Procedure, StepHandlers, Walker, load_procedure
+from checker.runner import SETUP, run
+from checker.schema import build_schema
+from checker.stack import Link, ResponseStack
+from checker.suite import Suite, exit_code, scenario_files
+from checker.vocabulary import Vocabulary
+from tests.toygame import GAME, rules
+
+TOY = Path(__file__).parent / "toygame"
+DUELS = TOY / "duels"
+
+
+@pytest.fixture(scope="module")
+def toy() -> Suite:
+    return Suite({GAME.id: GAME})
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def variant(tmp_path: Path, source: str, *replacements: tuple[str, str]) -> Path:
+    text = (DUELS / source).read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    return write(tmp_path, source, text)
+
+
+# --- The example game plays by its rules ------------------------------------------------------
+
+
+def test_every_duel_passes(toy: Suite) -> None:
+    results = toy.check([DUELS])
+    assert len(results) >= 8
+    assert [(r.id, r.verdict) for r in results if r.verdict != "pass"] == []
+
+
+def test_the_catalogue_quotes_the_rules_verbatim() -> None:
+    lines = (TOY / "rules.md").read_text(encoding="utf-8").splitlines()
+    for ruling in GAME.catalogue.rulings:
+        assert ruling.quote in lines[ruling.line - 1], ruling.id
+
+
+# --- The procedure ----------------------------------------------------------------------------
+
+
+def test_the_order_of_play_is_depth_first() -> None:
+    assert GAME.procedure.order == (
+        "check-hands", "attacker-spark", "defender-spark", "responses", "resolve-responses", "compare", "end-of-round",
+    )
+    assert [(p.id, parent.id if parent else None) for p, parent in GAME.procedure.all_phases()] == [
+        ("preparation", None), ("round", None), ("comparing", "round"),
+    ]
+
+
+def test_a_phase_repeats_when_a_loop_comes_back_into_it() -> None:
+    procedure = GAME.procedure
+    assert procedure.repeats(procedure.phase("round"))
+    assert procedure.repeats(procedure.phase("comparing"))
+    assert not procedure.repeats(procedure.phase("preparation"))
+
+
+def _procedure(tmp_path: Path, text: str) -> Procedure:
+    return load_procedure(write(tmp_path, "procedure.yaml", text))
+
+
+STEPS_AB = """
+id: p
+title: P
+phases:
+  - id: one
+    title: One
+    steps:
+      - {id: a, title: A, condition: ready}
+      - {id: b, title: B, returns_to: a}
+"""
+
+
+def test_binding_refuses_a_step_without_handler_and_a_condition_without_predicate(tmp_path: Path) -> None:
+    handlers: StepHandlers[Any] = StepHandlers()
+    handlers("a")(lambda context, state, action: None)
+    with pytest.raises(BindingError) as error:
+        Walker(_procedure(tmp_path, STEPS_AB), handlers)
+    assert "step 'b' has no handler" in str(error.value)
+    assert "condition 'ready' has no predicate" in str(error.value)
+
+
+def test_binding_refuses_a_handler_for_an_undeclared_step(tmp_path: Path) -> None:
+    handlers: StepHandlers[Any] = StepHandlers()
+    for step in ("a", "b", "c"):
+        handlers(step)(lambda context, state, action: None)
+    handlers.condition("ready")(lambda state: True)
+    with pytest.raises(BindingError, match="handler for undeclared step 'c'"):
+        Walker(_procedure(tmp_path, STEPS_AB), handlers)
+
+
+def test_an_unknown_step_attribute_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(BindingError, match="unknown keys"):
+        _procedure(tmp_path, STEPS_AB.replace("returns_to: a", "return_to: a"))
+
+
+@dataclass
+class Cursor:
+    step: str | None = None
+    ready: bool = True
+
+
+class Recorder:
+    """A stand-in context that records the steps run."""
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    def in_step(self, phase: Any, step: Any) -> Any:
+        self.ran.append(step.id)
+        return _Null()
+
+
+class _Null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _walker(tmp_path: Path) -> Walker[Cursor]:
+    handlers: StepHandlers[Cursor] = StepHandlers()
+    handlers("a")(lambda context, state, action: None)
+    handlers("b")(lambda context, state, action: None)
+    handlers.condition("ready")(lambda state: state.ready)
+    return Walker(_procedure(tmp_path, STEPS_AB), handlers)
+
+
+def test_advance_follows_the_loop_and_skips_a_step_whose_condition_fails(tmp_path: Path) -> None:
+    walker, context, state = _walker(tmp_path), Recorder(), Cursor()
+    walker.advance(context, state, "b", {})
+    assert context.ran == ["a", "b"] and state.step is None  # b returns to a: the cursor stands before a
+    state.ready = False
+    walker.advance(context, state, "b", {})
+    assert context.ran == ["a", "b", "b"]
+    assert {("a", "condition"), ("b", "returns_to")} <= walker.read
+
+
+# --- The response stack -----------------------------------------------------------------------
+
+
+class Notes:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def note(self, ruling: Any, text: str, **_: Any) -> None:
+        self.lines.append(text)
+
+
+def test_the_stack_resolves_last_in_first_out_and_skips_a_negated_link() -> None:
+    stack: ResponseStack[str] = ResponseStack().push(Link("A", "one", "x")).push(Link("B", "two", "y"))
+    stack = stack.push(Link("A", "three", "z"))
+    resolved: list[str] = []
+
+    def resolver(number: int, link: Link[str], below: ResponseStack[str]) -> ResponseStack[str]:
+        resolved.append(link.card)
+        return below.negate(1) if link.card == "two" else below
+
+    notes = Notes()
+    assert not stack.resolve(notes, resolver)
+    assert resolved == ["three", "two"]
+    assert notes.lines[-1] == "Link 1 (one) was negated: it resolves to nothing"
+
+
+def test_the_stack_never_changes_in_place() -> None:
+    empty: ResponseStack[str] = ResponseStack()
+    one = empty.push(Link("A", "one", "x"))
+    assert empty.cards == [] and one.cards == ["one"]
+    assert not one.negate(1) == one and not one.links[0].negated
+    passed = one.pass_priority("A")
+    assert passed.all_passed(["A"]) and not one.all_passed(["A"])
+    assert not passed.push(Link("B", "two", "y")).all_passed(["A"])  # a new link reopens responses
+
+
+# --- The vocabulary ---------------------------------------------------------------------------
+
+
+def test_the_schema_is_derived_from_the_vocabulary() -> None:
+    definitions = build_schema({GAME.id: GAME})["definitions"][GAME.id]
+    assert definitions["action"]["properties"]["action"]["enum"] == ["spark", "respond", "pass"]
+    assert definitions["effect"]["properties"]["kind"]["enum"] == ["shield", "break"]
+    assert "hand-too-large" in definitions["reject-reason"]["enum"]
+    assert "no-window" in definitions["reject-reason"]["enum"]  # the core's own reason
+
+
+def test_a_word_registered_twice_is_refused() -> None:
+    vocabulary = Vocabulary()
+    vocabulary.action("go", "Go.")(lambda c, s, a: None)
+    with pytest.raises(ValueError, match="registered twice"):
+        vocabulary.action("go", "Go again.")(lambda c, s, a: None)
+    with pytest.raises(ValueError, match="declared twice"):
+        vocabulary.reasons(no_window="again")
+    with pytest.raises(ValueError, match="undeclared parameters"):
+        vocabulary.action("stop", "Stop.", required=["player"])(lambda c, s, a: None)
+
+
+def test_context_refuses_an_undeclared_reason_and_an_unknown_reading() -> None:
+    context = Context(GAME)
+    with pytest.raises(KeyError, match="does not declare"):
+        context.reject("no-such-reason", "x")
+    with pytest.raises(KeyError, match="not an ambiguous ruling"):
+        context.reading("toy.compare.shield")
+    with pytest.raises(KeyError, match="does not list"):
+        context.read(rules.EQUAL_SPARKS, "no-such-reading")
+    assert context.read(rules.EQUAL_SPARKS, "both-lose-one")
+
+
+# --- Golden runs: engine regressions are FAILs, bad files are INVALID -----------------------
+
+
+def test_an_action_refused_against_expectation_is_a_fail_naming_the_reason(toy: Suite, tmp_path: Path) -> None:
+    path = variant(tmp_path, "shield-halves.yaml", ('hand: ["2", Shield]', 'hand: ["2"]'))
+    [result] = toy.check([path])
+    assert result.verdict == "fail" and exit_code([result]) == 1
+    text = "\n".join(report.details(result))
+    assert "actions[2].reject.reason: expected nothing, got 'not-in-hand' (refused: Shield is not in B's hand)" in text
+    assert "line 12: after action 3:" in text  # the action's line in the file
+
+
+def test_an_expected_fact_the_engine_no_longer_produces_is_a_fail() -> None:
+    """A name the engine does not produce (a monster gone from the field) is a mismatch, not a bad file."""
+    expected = {"players": {"B": {"monsters": {"Mochi": {"lp": 7}}}}}
+    actual = {"players": {"B": {"monsters": {"Mocchi": {"lp": 7}, "Golem": {"lp": 20}}}}}
+    [mismatch] = compare(expected, actual, at=("expect",))
+    assert mismatch.render() == (
+        "players.B.monsters.Mochi: expected {'lp': 7}, got nothing "
+        "(no fact 'Mochi' here (did you mean 'Mocchi'?); there are: Mocchi, Golem)"
+    )
+    assert mismatch.at == ("expect", "players", "B", "monsters", "Mochi")
+
+
+def test_a_refused_initial_state_is_a_golden_test(toy: Suite, tmp_path: Path) -> None:
+    [expected] = toy.check([DUELS / "hand-too-large.yaml"])
+    assert expected.verdict == "pass" and expected.rejections[SETUP].reason == "hand-too-large"
+    accepted = variant(tmp_path, "hand-too-large.yaml", ('["1", "2", "3", "4"]', '["1", "2", "3"]'))
+    [result] = toy.check([accepted])
+    assert result.verdict == "fail"
+    assert "the game accepted the initial state" in result.mismatches[0][1].render()
+    unexpected = variant(tmp_path, "higher-spark-wins.yaml", ('A: {hand: ["7"]}', 'A: {hand: ["7", "1", "2", "3"]}'))
+    [result] = toy.check([unexpected])
+    assert result.verdict == "fail" and "hand-too-large" in report.details(result)[0]
+
+
+def test_a_crash_in_a_rules_module_reports_its_traceback_and_the_trace(toy: Suite, monkeypatch) -> None:
+    def broken(context: Context, state: Any, action: Any) -> None:
+        raise ZeroDivisionError("a bug in the rules")
+
+    monkeypatch.setitem(GAME.rules.steps.handlers, "compare", broken)
+    [result] = toy.check([DUELS / "higher-spark-wins.yaml"])
+    assert result.verdict == "error" and exit_code([result]) == 1
+    text = "\n".join(report.details(result))
+    assert "Traceback" in text and "ZeroDivisionError: a bug in the rules" in text
+    assert "The defender B plays Spark 4" in text  # the trace up to the crash
+
+
+def test_a_file_that_is_wrong_on_its_own_stays_invalid(toy: Suite, tmp_path: Path) -> None:
+    path = variant(tmp_path, "higher-spark-wins.yaml", ("{action: pass, player: B}", "{action: pas, player: B}"))
+    [result] = toy.check([path])
+    assert result.verdict == "invalid" and exit_code([result]) == 2
+    assert result.error is not None and "unknown action 'pas'" in result.error.message
+
+
+def test_declared_rulings_that_the_run_does_not_cite_are_reported(toy: Suite, tmp_path: Path) -> None:
+    path = variant(tmp_path, "higher-spark-wins.yaml", ("toy.prep.life]", "toy.prep.life, toy.compare.shield]"))
+    [result] = toy.check([path])
+    assert result.verdict == "pass"
+    assert report.citation_lines(result, GAME.catalogue) == [
+        "    declared but not cited by the engine's trace: toy.compare.shield"
+    ]
+
+
+def test_trace_lines_tell_setup_actions_and_the_end_apart(toy: Suite) -> None:
+    [result] = toy.check([DUELS / "higher-spark-wins.yaml"])
+    headings = [line for line in report.trace_lines(result.trace) if line.startswith("  --")]
+    assert headings[0] == "  -- setup / Preparation" and headings[1].startswith("  -- action 1")
+
+
+def test_applying_an_action_never_changes_the_state_it_was_given(toy: Suite) -> None:
+    [item] = toy.load_many(scenario_files([DUELS / "break-negates-shield.yaml"]))
+    seen: list[tuple[Any, Any]] = []
+
+    class Audit:
+        def before(self, state: Any) -> None:
+            self.snapshot = copy.deepcopy(state)
+
+        def after(self, given: Any, produced: Any) -> None:
+            seen.append((given == self.snapshot, given is produced))
+
+        def observed(self, facts: Any) -> None:
+            pass
+
+    assert run(item, GAME, audit=Audit()).verdict == "pass"
+    assert seen and all(unchanged and not same for unchanged, same in seen)

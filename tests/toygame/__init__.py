@@ -1,0 +1,26 @@
+"""Spark Duel: the core's own example game (game id ``spark-duel``).
+
+A few rules, a procedure with a nested phase, a loop and a condition, a response
+window and stack, one ambiguous ruling and a preparation rule that refuses a state.
+The core's tests run it; ``docs/adding-a-game.md`` walks through it.
+"""
+
+from __future__ import annotations
+
+from checker.game import EntityKind, Game
+
+from . import rules
+
+
+class SparkDuel(Game):
+    id = "spark-duel"
+    title = "Spark Duel: the checker's example game"
+    source = "rules.md"
+    rules = rules
+    entity_kinds = {
+        "card": EntityKind("A Spark, a Shield or a Break", open_questions=True),
+        "mechanic": EntityKind("A mechanic the rules name", hub=True),
+    }
+
+
+GAME = SparkDuel()
