@@ -8,12 +8,13 @@ of ``schema.yaml``.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from checker.errors import InputError
+from checker.game import Book
 from checker.schema import nearest
+from checker.stack import ResponseStack
 
 PLAYERS = ("A", "B")
 ZONES = (1, 2, 3, 4, 5)
@@ -23,8 +24,8 @@ CLASSES = (
     "counter", "quick-play", "attack-response", "stat-change", "damage-step",
     "battle-damage-response", "destroyed-response",
 )
-#: Effects that can last for a while and then be undone.
-LASTING_KINDS = frozenset({"change-atk", "change-def"})
+#: Where the duel stands before the Battle Phase: the Main Phase, outside this chapter's procedure.
+MAIN = "main"
 
 
 def opponent(player: str) -> str:
@@ -88,19 +89,6 @@ class Lasting:
 
 
 @dataclass
-class Link:
-    """One link of a Chain."""
-
-    player: str
-    card: str
-    effect: Effect
-    target: str | None = None
-    zone: int | None = None
-    source: str | None = None  # the monster whose effect this is
-    negated: bool = False
-
-
-@dataclass
 class Battle:
     """The battle being fought: declared in the Battle Step, resolved in the Damage Step."""
 
@@ -142,26 +130,14 @@ class State:
     turn: int
     active: str
     first_player: str
-    step: str  # the procedure step the duel is at ("main" before the Battle Phase)
     players: dict[str, Player]
     monsters: list[Monster]
-    cards: Mapping[str, Card]
-    chain: list[Link] = field(default_factory=list)
-    chains_resolved: int = 0  # in this Battle Step since the attack declaration
+    cards: Book  # name -> Card, shared by every copy of the state
+    step: str | None = MAIN  # the procedure step the duel stands at (MAIN: before the Battle Phase)
+    chain: ResponseStack[Effect] = field(default_factory=ResponseStack)
     battle: Battle | None = None
     battles: list[dict[str, Any]] = field(default_factory=list)
     lasting: list[Lasting] = field(default_factory=list)
-
-    def evolve(self) -> "State":
-        return replace(
-            self,
-            players=copy.deepcopy(self.players),
-            monsters=copy.deepcopy(self.monsters),
-            chain=copy.deepcopy(self.chain),
-            battle=copy.deepcopy(self.battle),
-            battles=copy.deepcopy(self.battles),
-            lasting=copy.deepcopy(self.lasting),
-        )
 
     def monster(self, name: str) -> Monster | None:
         return next((m for m in self.monsters if m.name == name), None)
@@ -176,20 +152,16 @@ class State:
 # --- Building from scenario data -------------------------------------------------------------
 
 
-def _effect(raw: Mapping[str, Any] | None, path: tuple[str | int, ...]) -> Effect | None:
+def _effect(raw: Mapping[str, Any] | None) -> Effect | None:
     """An effect as the schema writes it (``from:`` is ``summoned_from``)."""
     if not raw:
         return None
-    effect = Effect(**{("summoned_from" if key == "from" else key): value for key, value in raw.items()})
-    if effect.until is not None and effect.kind not in LASTING_KINDS:
-        raise InputError(f"a {effect.kind} effect cannot last 'until' a point of the turn: nothing of it can be undone",
-                         path=path + ("until",), expected="'until:' only on " + " or ".join(sorted(LASTING_KINDS)))
-    return effect
+    return Effect(**{("summoned_from" if key == "from" else key): value for key, value in raw.items()})
 
 
 def card_from(name: str, raw: Mapping[str, Any]) -> Card:
     def effect(key: str) -> Effect | None:
-        return _effect(raw.get(key), ("cards", name, key))
+        return _effect(raw.get(key))
 
     return Card(
         name=name,
@@ -217,7 +189,7 @@ def lookup_card(cards: Mapping[str, Card], name: str, path: tuple[str | int, ...
     return cards[name]
 
 
-def build_state(initial: Mapping[str, Any], cards: dict[str, Card]) -> State:
+def build_state(initial: Mapping[str, Any], cards: Book) -> State:
     players: dict[str, Player] = {}
     monsters: list[Monster] = []
     for player in PLAYERS:
@@ -250,7 +222,7 @@ def build_state(initial: Mapping[str, Any], cards: dict[str, Card]) -> State:
     first = initial.get("first_player", "A")
     return State(
         turn=initial.get("turn", 2), active=initial.get("active", first), first_player=first,
-        step="main", players=players, monsters=monsters, cards=cards,
+        players=players, monsters=monsters, cards=cards,
     )
 
 
@@ -259,7 +231,7 @@ def observe(state: State) -> dict[str, Any]:
         "turn": state.turn,
         "active": state.active,
         "step": state.step,
-        "chain": [link.card for link in state.chain],
+        "chain": state.chain.cards,
         "last_battle": state.battles[-1] if state.battles else None,
         "battles": state.battles,
         "players": {
