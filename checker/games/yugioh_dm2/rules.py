@@ -250,11 +250,12 @@ def _check_window(context: Context, state: State, card: Card) -> None:
     if step != MAIN and context.walker.window(step) is None:
         raise context.reject("no-activation-now", f"cards cannot be activated during {step}")
     classes = card.classes | ({"trap"} if card.type == "trap" else set())
+    involves = [card_entity(card.name)]
     if "attack-response" in card.classes:
-        _check_attack_response(context, state, card)
+        involves.append(mechanic("attack response"))
+        _check_attack_response(context, state, card, involves)
     if step == MAIN:
         return
-    involves = [card_entity(card.name)]
     if context.walker.where(step)[0].id == "damage-step":
         involves.append(mechanic("Damage Step"))
     window = context.walker.window(step)
@@ -262,18 +263,33 @@ def _check_window(context: Context, state: State, card: Card) -> None:
         raise context.reject(window.refuse, f"{card.name} cannot be activated after damage calculation",
                              "ygo.damage.before-calculation", involves=involves)
     context.check_window(state, classes, name=card.name, involves=involves)
+    if step == "after-damage-calculation":
+        _note_after_calculation(context, state, card, classes, involves)
 
 
-def _check_attack_response(context: Context, state: State, card: Card) -> None:
+def _check_attack_response(context: Context, state: State, card: Card, involves: list[Entity]) -> None:
     """A card that responds to attacks is activated only in the Chain that responds to the declaration."""
-    who = [card_entity(card.name), mechanic("attack response")]
     if state.step == "attack-responses" and state.battle is not None:
-        context.note("ygo.battle.respond", f"{card.name} responds to the attack declaration", involves=who)
         return
     ruling = "ygo.battle.later-chains" if state.step == "further-chains" else "ygo.battle.respond"
     raise context.reject("attack-response-too-late",
                          f"{card.name} responds to attacks and can only be activated in response to the declaration",
-                         ruling, involves=who)
+                         ruling, involves=involves)
+
+
+def _note_after_calculation(context: Context, state: State, card: Card, classes: frozenset[str], involves: list[Entity]) -> None:
+    """After damage calculation a Counter may Chain to a Flip Effect; other cards respond to Battle Damage."""
+    below = state.chain.top
+    if "counter" in classes and below is not None and _is_flip_effect(state, below):
+        context.note("ygo.damage.flip-chain-counter", f"{card.name}, a Counter card, Chains to {below.card}'s Flip Effect",
+                     involves=[*involves, ("monster", below.card), mechanic("flip")])
+        return
+    context.note("ygo.damage.battle-triggers", f"{card.name} responds to Battle Damage, or Chains to such a card as a Counter",
+                 involves=[*involves, mechanic("Battle Damage")])
+
+
+def _is_flip_effect(state: State, link: Link[Effect]) -> bool:
+    return link.source is not None and link.effect == state.cards[link.card].flip
 
 
 def _check_summoned_monster(context: Context, state: State, card: Card, player: str) -> None:
@@ -519,6 +535,9 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
             continue
         now = state.in_zone(battle.defender, zone)
         if now is None:
+            if name is not None:
+                context.note("ygo.replay.moved-or-removed", f"{name} is no longer in zone {zone}: the attack goes to "
+                             "that zone, which contained the target when it was selected", involves=[mechanic("replay")])
             context.note("ygo.replay.empty-zone", f"Zone {zone} holds no monster: nothing happens",
                          involves=[mechanic("replay")])
             continue
