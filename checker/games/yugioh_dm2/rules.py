@@ -2,21 +2,24 @@
 
 Read beside ``yugioh-duel-monsters-2-battle-phase.txt``: Start Step, Battle Step, Replay
 Rules, Damage Step, End Step, At the Same Time. The duel always stands at one step of
-``procedure.yaml``; a player's action names the step it belongs to and :func:`advance` walks
-every step in between, in the declared order. Chains resolve last link first (the general
-rule of Chains, which this chapter relies on) when the players stop adding links.
+``procedure.yaml``; a player's action names the step it belongs to and the core walks every
+step in between, in the declared order. The Chain is the core's response stack: it resolves
+last link first (the general rule of Chains, which this chapter relies on) when the players
+stop adding links. What may be activated at each step is the step's ``window:`` there.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from checker.errors import InputError
-from checker.game import Context
+from checker.game import Book, Context
 from checker.games.yugioh_dm2.state import (
+    MAIN,
     Battle,
     Card,
-    Link,
+    Effect,
+    Lasting,
     Monster,
     State,
     build_state,
@@ -25,33 +28,49 @@ from checker.games.yugioh_dm2.state import (
     observe,
     opponent,
 )
-from checker.procedure import Procedure, StepHandlers
+from checker.procedure import StepHandlers
 from checker.schema import nearest
+from checker.stack import Link, ResponseStack
 from checker.trace import Entity, mechanic
+from checker.vocabulary import Vocabulary, ref
 
-steps = StepHandlers()
+steps: StepHandlers[State] = StepHandlers()
+vocabulary = Vocabulary()
+vocabulary.reasons(
+    first_turn_no_battle_phase="The player who goes first cannot conduct a Battle Phase in their very first turn.",
+    not_your_turn="It is the other player's turn.",
+    not_in_battle_phase="The turn player has not entered the Battle Phase.",
+    battle_phase_over="The Battle Phase has already been entered, or has ended, this turn.",
+    not_attack_position="Only a face-up Attack Position monster may attack.",
+    already_attacked="Each monster may attack only once per turn.",
+    opponent_has_monsters="A direct attack needs the opponent to control no monsters.",
+    no_battle="No attack has been declared.",
+    card_not_available="The card is neither in the player's hand nor set.",
+    no_activation_now="Cards cannot be activated at this step.",
+    attack_response_too_late="A card that responds to attacks is activated only in response to the declaration.",
+    not_allowed_in_damage_step="During the Damage Step only Counter, ATK/DEF-changing and Damage Step cards may be activated.",
+    after_damage_calculation="The card can only be activated before damage calculation.",
+    not_quick_play_or_trap="Only Quick-Play and Trap cards may be activated in the End Step.",
+    flip_target_destroyed="A Flip Effect cannot target a monster destroyed in damage calculation.",
+    monster_not_available="The monster a card Special Summons is not where it comes from.",
+)
+Chain = ResponseStack[Effect]
 
 # Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
 EMPTY_ZONE_ATTACK_USED = "ygo.amb.replay-empty-zone-attack-used"
 REPLAY_DIRECT_ATTACK = "ygo.amb.replay-direct-attack"
+NEW_MONSTER_OR_OLD_ZONE = "ygo.amb.replay-new-monster-or-old-zone"
 SAME_TIME_TIE = "ygo.amb.same-time-tie"
 
-#: Steps where players may activate cards, and what each allows (None: any Magic or Trap).
-WINDOWS: dict[str, frozenset[str] | None] = {
-    "main": None,
-    "enter-battle-phase": None,
-    "attack-responses": None,
-    "further-chains": None,
-    "before-damage-calculation": frozenset({"counter", "stat-change", "damage-step"}),
-    "after-damage-calculation": frozenset({"counter", "battle-damage-response"}),
-    "send-to-graveyard": frozenset({"counter", "destroyed-response"}),
-    "end-step-activations": frozenset({"quick-play", "trap"}),
+#: Windows after damage calculation, where a card of these classes is refused because it comes too late.
+AFTER_CALCULATION = frozenset({"after-damage-calculation", "send-to-graveyard"})
+BEFORE_CALCULATION_ONLY = frozenset({"stat-change", "damage-step"})
+#: The points of the turn an effect may last until, in words.
+UNTIL: dict[str, str] = {
+    "end-of-damage-step": "the end of the Damage Step",
+    "end-of-battle-phase": "the end of the Battle Phase",
+    "end-of-turn": "the end of the turn",
 }
-#: Steps that belong to a declared battle; the walk skips them when there is none.
-BATTLE_ONLY_STEPS = frozenset({
-    "replay-check", "flip-face-down", "before-damage-calculation", "battle-only-effects", "damage-calculation",
-    "after-damage-calculation", "send-to-graveyard", "end-of-damage-step",
-})
 
 
 def card_entity(name: str) -> Entity:
@@ -76,40 +95,51 @@ def attack_value(state: State, monster: Monster, battling: bool) -> int:
     return monster.atk + bonus
 
 
-def setup(initial: Mapping[str, Any], cards: Mapping[str, Any], catalogue: Mapping[str, Any]) -> State:
+def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
     """The duel as the scenario sets it; every card is the scenario's (the chapter names none)."""
-    book = {name: card_from(name, raw) for name, raw in {**catalogue.get("cards", {}), **cards}.items()}
-    return build_state(initial, book)
+    defined = {name: card_from(name, raw) for name, raw in {**book.get("cards", {}), **cards}.items()}
+    return build_state(initial, Book(defined))
 
 
-__all__ = ["steps", "setup", "observe", "apply", "settle"]
+__all__ = ["steps", "vocabulary", "setup", "observe", "settle"]
 
 
 # === Walking the procedure =======================================================================
 
 
-def advance(context: Context, state: State, procedure: Procedure, to: str, action: Mapping[str, Any]) -> None:
-    """Walk from the current step to ``to``, running every step in between, in order."""
-    order = [step.id for _, step in procedure.steps()]
+def advance(context: Context, state: State, to: str, action: Mapping[str, Any]) -> None:
+    """Move on to step ``to``: a Chain left open resolves first, and so does one left open at a window on the way."""
     if state.chain:
         resolve_chain(context, state)
-    start = order.index(state.step) + 1 if state.step in order else 0
-    for step_id in order[start: order.index(to) + 1]:
-        if step_id == "declare-attack" or (step_id in BATTLE_ONLY_STEPS and not _fought(state, step_id)):
-            continue
-        procedure.run(step_id, steps, context, state, action)
-        state.step = step_id
-        if step_id in WINDOWS and step_id != to and state.chain:
+
+    def resolve_left_open(step_id: str) -> None:
+        if state.chain and context.walker.window(step_id) is not None:
             resolve_chain(context, state)
-        if procedure.step(step_id).returns_to:
-            state.step = procedure.step(step_id).returns_to
+
+    context.advance(state, to, action, between=resolve_left_open)
 
 
-def _fought(state: State, step_id: str) -> bool:
-    """Whether a battle step applies: there is a battle, and the replay rules left something to fight."""
-    if state.battle is None:
-        return False
-    return step_id in ("replay-check", "end-of-damage-step") or not state.battle.cancelled
+def finish_battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """Walk to the end of the Damage Step; its loop brings the duel back to the Battle Step's further Chains.
+
+    The loop leaves the cursor just before ``further-chains``; the duel then stands at that step (which
+    notes nothing without a battle), where new Chains may start. A Chain that the end of the Damage Step
+    opened stays open there, as the players may add to it.
+    """
+    advance(context, state, "end-of-damage-step", action)
+    context.advance(state, "further-chains", action)
+
+
+@steps.condition("in-battle")
+def in_battle(state: State) -> bool:
+    """An attack has been declared and its Damage Step is not over."""
+    return state.battle is not None
+
+
+@steps.condition("battle-to-fight")
+def battle_to_fight(state: State) -> bool:
+    """There is a battle, and the replay rules left something to fight."""
+    return state.battle is not None and not state.battle.cancelled
 
 
 def the_battle(state: State) -> Battle:
@@ -169,7 +199,6 @@ def declare_attack(context: Context, state: State, action: Mapping[str, Any]) ->
     for attacker in attackers:
         attacker.attacked = True
     state.battle = battle
-    state.chains_resolved = 0
 
 
 def _targets(context: Context, state: State, action: Mapping[str, Any], defender: str) -> tuple[list[Monster | None], list[int]]:
@@ -189,7 +218,11 @@ def _targets(context: Context, state: State, action: Mapping[str, Any], defender
     return list(targets), [t.zone for t in targets]
 
 
-def activate(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action("activate", "Activate a Magic or Trap card from the hand or set: a new link of the current Chain.",
+                   params={"player": ref("player"), "card": {"type": "string"}, "target": {"type": "string"},
+                           "zone": {"type": "integer", "minimum": 1, "maximum": 5}},
+                   required=["player", "card"])
+def activate(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player = action["player"]
     card = lookup_card(state.cards, action["card"], ("card",))
     if card.type == "monster" or card.effect is None:
@@ -197,151 +230,260 @@ def activate(context: Context, state: State, action: Mapping[str, Any], procedur
     owner = state.players[player]
     if card.name not in owner.hand and card.name not in owner.set_cards:
         raise context.reject("card-not-available", f"{card.name} is neither in {player}'s hand nor set")
-    step = state.step
-    if step not in WINDOWS:
-        raise context.reject("no-activation-now", f"cards cannot be activated during {step}")
-    _check_window(context, state, card, step)
+    _check_window(context, state, card)
+    _check_summoned_monster(context, state, card, player)
     pile = owner.set_cards if card.name in owner.set_cards else owner.hand
     pile.remove(card.name)
     owner.graveyard.append(card.name)
-    link = Link(player, card.name, card.effect, action.get("target"), action.get("zone"))
-    state.chain.append(link)
+    zone = {"zone": action["zone"]} if "zone" in action else {}
+    state.chain = state.chain.push(Link(player, card.name, card.effect, action.get("target"), params=zone))
     context.note(None, f"Chain Link {len(state.chain)}: {player} activates {card.name}", involves=[card_entity(card.name)])
 
 
-def _check_window(context: Context, state: State, card: Card, step: str) -> None:
+def _check_window(context: Context, state: State, card: Card) -> None:
+    """What the window of the duel's step allows; before the Battle Phase (MAIN), anything may be activated.
+
+    MAIN stands for the Main Phase, which this chapter does not describe: it is not a step of
+    ``procedure.yaml``, so it has no declared window, and its rule (any Magic or Trap card) lives here.
+    """
+    step = state.step
+    if step != MAIN and context.walker.window(step) is None:
+        raise context.reject("no-activation-now", f"cards cannot be activated during {step}")
     classes = card.classes | ({"trap"} if card.type == "trap" else set())
+    involves = [card_entity(card.name)]
     if "attack-response" in card.classes:
-        if step == "attack-responses" and state.battle is not None:
-            context.note("ygo.battle.respond", f"{card.name} responds to the attack declaration",
-                         involves=[card_entity(card.name), mechanic("attack response")])
-        else:
-            ruling = "ygo.battle.later-chains" if step == "further-chains" else "ygo.battle.respond"
-            raise context.reject("attack-response-too-late",
-                                 f"{card.name} responds to attacks and can only be activated in response to the declaration",
-                                 ruling, involves=[card_entity(card.name), mechanic("attack response")])
-    allowed = WINDOWS[step]
-    if allowed is None or classes & allowed:
-        if step == "before-damage-calculation":
-            context.note("ygo.damage.activation-limits", f"{card.name} may be activated in the Damage Step",
-                         involves=[card_entity(card.name), mechanic("Damage Step")])
-        if step == "end-step-activations":
-            context.note("ygo.end.quick-play-trap", f"{card.name} may be activated in the End Step",
-                         involves=[card_entity(card.name)])
+        involves.append(mechanic("attack response"))
+        _check_attack_response(context, state, card, involves)
+    if step == MAIN:
         return
-    if step == "before-damage-calculation":
-        raise context.reject("not-allowed-in-damage-step",
-                             f"{card.name} is not a Counter card, does not change ATK or DEF, and does not say it can be "
-                             "activated during the Damage Step", "ygo.damage.activation-limits",
-                             involves=[card_entity(card.name), mechanic("Damage Step")])
-    if step in ("after-damage-calculation", "send-to-graveyard"):
-        ruling = "ygo.damage.before-calculation" if classes & {"stat-change", "damage-step"} else "ygo.damage.activation-limits"
-        raise context.reject("after-damage-calculation", f"{card.name} cannot be activated after damage calculation",
-                             ruling, involves=[card_entity(card.name), mechanic("Damage Step")])
-    raise context.reject("not-quick-play-or-trap", "only Quick-Play and Trap cards may be activated in the End Step",
-                         "ygo.end.quick-play-trap", involves=[card_entity(card.name)])
+    if context.walker.where(step)[0].id == "damage-step":
+        involves.append(mechanic("Damage Step"))
+    window = context.walker.window(step)
+    if step in AFTER_CALCULATION and window is not None and not window.admits(classes) and classes & BEFORE_CALCULATION_ONLY:
+        raise context.reject(window.refuse, f"{card.name} cannot be activated after damage calculation",
+                             "ygo.damage.before-calculation", involves=involves)
+    context.check_window(state, classes, name=card.name, involves=involves)
+    if step == "after-damage-calculation":
+        _note_after_calculation(context, state, card, classes, involves)
+
+
+def _check_attack_response(context: Context, state: State, card: Card, involves: list[Entity]) -> None:
+    """A card that responds to attacks is activated only in the Chain that responds to the declaration."""
+    if state.step == "attack-responses" and state.battle is not None:
+        return
+    ruling = "ygo.battle.later-chains" if state.step == "further-chains" else "ygo.battle.respond"
+    raise context.reject("attack-response-too-late",
+                         f"{card.name} responds to attacks and can only be activated in response to the declaration",
+                         ruling, involves=involves)
+
+
+def _note_after_calculation(context: Context, state: State, card: Card, classes: frozenset[str], involves: list[Entity]) -> None:
+    """After damage calculation a Counter may Chain to a Flip Effect; other cards respond to Battle Damage."""
+    below = state.chain.top
+    if "counter" in classes and below is not None and _is_flip_effect(state, below):
+        context.note("ygo.damage.flip-chain-counter", f"{card.name}, a Counter card, Chains to {below.card}'s Flip Effect",
+                     involves=[*involves, ("monster", below.card), mechanic("flip")])
+        return
+    context.note("ygo.damage.battle-triggers", f"{card.name} responds to Battle Damage, or Chains to such a card as a Counter",
+                 involves=[*involves, mechanic("Battle Damage")])
+
+
+def _is_flip_effect(state: State, link: Link[Effect]) -> bool:
+    return link.source is not None and link.effect == state.cards[link.card].flip
+
+
+def _check_summoned_monster(context: Context, state: State, card: Card, player: str) -> None:
+    """A Special Summon from the hand or the Graveyard needs the monster there."""
+    effect = card.effect
+    if effect is None or effect.kind != "special-summon":
+        return
+    pile = state.players[player].pile(effect.summoned_from)
+    if pile is not None and effect.monster not in pile:
+        raise context.reject("monster-not-available",
+                             f"{card.name} Special Summons {effect.monster} from {player}'s {effect.summoned_from}, "
+                             "which does not hold it", involves=[card_entity(card.name)])
 
 
 def resolve_chain(context: Context, state: State) -> None:
-    """Both players pass: the Chain resolves, last link first."""
-    links, state.chain = state.chain, []
-    for number in range(len(links), 0, -1):
-        link = links[number - 1]
-        if link.negated:
-            context.note(None, f"Chain Link {number} ({link.card}) was negated", involves=[card_entity(link.card)])
-            continue
-        context.note(None, f"Chain Link {number} resolves: {link.card}", involves=[card_entity(link.card)])
-        apply_effect(context, state, link, links[: number - 1])
-    if links:
-        state.chains_resolved += 1
+    """Both players pass: the Chain resolves, last link first; what activates meanwhile starts a new Chain."""
+    chain, state.chain = state.chain, Chain()
+
+    def resolve(number: int, link: Link[Effect], below: Chain) -> Chain:
+        return apply_effect(context, state, link, below)
+
+    chain.resolve(context, resolve, label="Chain Link")
 
 
-def resolve_chain_action(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action("resolve-chain", "Both players pass: the Chain resolves, last link first.")
+def resolve_chain_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     resolve_chain(context, state)
     if state.step == "attack-responses":
-        state.step = "further-chains"
-        context.note("ygo.battle.later-chains", "The first Chain is over: later Chains may not respond to the attack",
-                     involves=[mechanic("attack response")])
+        advance(context, state, "further-chains", action)
 
 
-def apply_effect(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
-    EFFECTS[link.effect.kind](context, state, link, earlier)
+def apply_effect(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
+    """Apply one effect (a Chain Link's, or one that applies without a Chain); the Chain below it afterwards."""
+    handler = vocabulary.effect_handler("effect", link.effect.kind)
+    result: Chain = handler(context, state, link, below)
+    return result
 
 
-def _target(state: State, link: Link) -> Monster:
+#: Parameters of the effect kinds, as a card in a scenario writes them.
+AMOUNT = {"amount": {"type": "integer"}}
+MANDATORY = {"mandatory": {"type": "boolean", "description": "A mandatory effect goes first in a Chain of triggered effects."}}
+TARGETED = {**MANDATORY,
+            "target": {"enum": ["battled"], "description": "A fixed target: the monster this card battled."}}
+ZONE = {"zone": {"type": "integer", "minimum": 1, "maximum": 5}}
+UNTIL_PARAM = {"until": {
+    "enum": list(UNTIL),
+    "description": "The change holds until this point of the turn, then is undone (and is dropped if the monster "
+                   "leaves the field). Omitted: it lasts.",
+}}
+LIFE_POINTS = {**MANDATORY, **AMOUNT,
+               "to": {"enum": ["opponent", "controller"], "description": "Whose Life Points (default: the opponent's)."}}
+
+
+def _target(state: State, link: Link[Effect]) -> Monster:
     if link.target is None:
         raise InputError(f"{link.card} needs a target: name it with 'target:'", expected="a 'target:' key")
     return monster_named(state, link.target, ("target",))
 
 
-def change_stat(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
+@vocabulary.effect("change-atk", "The target's ATK changes by `amount`.", params={**TARGETED, **AMOUNT, **UNTIL_PARAM},
+                   required=["amount"])
+@vocabulary.effect("change-def", "The target's DEF changes by `amount`.", params={**TARGETED, **AMOUNT, **UNTIL_PARAM},
+                   required=["amount"])
+def change_stat(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     monster = _target(state, link)
-    before = monster.atk if link.effect.kind == "change-atk" else monster.defence
-    if link.effect.kind == "change-atk":
-        monster.atk += link.effect.amount
-    else:
-        monster.defence += link.effect.amount
-    stat = "ATK" if link.effect.kind == "change-atk" else "DEF"
-    context.note(None, f"{link.card}: {monster.name}'s {stat} {before} → {before + link.effect.amount}",
+    before, after = _add_to_stat(monster, link.effect.kind, link.effect.amount)
+    lasts = "" if link.effect.until is None else f" until {UNTIL[link.effect.until]}"
+    context.note(None, f"{link.card}: {monster.name}'s {_stat_name(link.effect.kind)} {before} → {after}{lasts}",
                  involves=[card_entity(link.card), monster_entity(state, monster)])
+    if link.effect.until is not None:
+        state.lasting.append(Lasting(link.card, monster.name, link.effect.kind, link.effect.amount, link.effect.until))
+    return below
 
 
-def destroy(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
+def _add_to_stat(monster: Monster, kind: str, amount: int) -> tuple[int, int]:
+    """Add ``amount`` to the ATK (change-atk) or DEF (change-def); the value before and after."""
+    if kind == "change-atk":
+        monster.atk += amount
+        return monster.atk - amount, monster.atk
+    monster.defence += amount
+    return monster.defence - amount, monster.defence
+
+
+def _stat_name(kind: str) -> str:
+    return "ATK" if kind == "change-atk" else "DEF"
+
+
+def end_durations(context: Context, state: State, ending: frozenset[str], ruling: str | None) -> None:
+    """The changes that held until this point are undone."""
+    for lasting in [lasting for lasting in state.lasting if lasting.until in ending]:
+        state.lasting.remove(lasting)
+        monster = state.monster(lasting.monster)
+        assert monster is not None, "a monster's lasting changes are dropped when it leaves the field"
+        before, after = _add_to_stat(monster, lasting.kind, -lasting.amount)
+        context.note(ruling, f"{lasting.card} lasted until {UNTIL[lasting.until]}: "
+                     f"{monster.name}'s {_stat_name(lasting.kind)} {before} → {after}",
+                     involves=[card_entity(lasting.card), monster_entity(state, monster)])
+
+
+def leave_field(state: State, monster: Monster) -> None:
+    """The monster leaves the field; changes that were to last on it until later go with it."""
+    state.monsters.remove(monster)
+    state.lasting = [lasting for lasting in state.lasting if lasting.monster != monster.name]
+
+
+@vocabulary.effect("destroy", "The target is destroyed and sent to the Graveyard.", params=TARGETED)
+def destroy(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     monster = _target(state, link)
     send_to_graveyard(context, state, monster, f"destroyed by {link.card}")
+    return below
 
 
-def move(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
+@vocabulary.effect("return-to-hand", "The target returns from the field to its owner's hand.", params=TARGETED)
+def return_to_hand(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
+    """The monster leaves the field for its owner's hand (no card here changes control: the controller owns it)."""
     monster = _target(state, link)
-    zone = link.zone or link.effect.zone
+    leave_field(state, monster)
+    state.players[monster.controller].hand.append(monster.card)
+    context.note(None, f"{link.card}: {monster.name} leaves zone {monster.zone} and returns to {monster.controller}'s hand",
+                 involves=[card_entity(link.card), monster_entity(state, monster)])
+    return below
+
+
+@vocabulary.effect("move", "The target moves to another, empty Monster Card Zone of its controller (`zone`, or the "
+                   "activation's `zone:`).", params={**TARGETED, **ZONE})
+def move(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
+    monster = _target(state, link)
+    zone = link.params.get("zone") or link.effect.zone
     if zone is None or state.in_zone(monster.controller, zone) is not None:
         raise InputError(f"{link.card} moves {monster.name} to an empty Monster Card Zone: give 'zone:'", path=("zone",))
     context.note(None, f"{link.card}: {monster.name} moves from zone {monster.zone} to zone {zone}",
                  involves=[card_entity(link.card), monster_entity(state, monster)])
     monster.zone = zone
+    return below
 
 
-def special_summon(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
+@vocabulary.effect(
+    "special-summon", "A monster card is placed on its controller's field, in an empty zone (`zone`, or the activation's `zone:`).",
+    params={**MANDATORY, **ZONE,
+            "monster": {"type": "string", "description": "The monster card placed."},
+            "from": {"enum": ["hand", "graveyard", "deck"],
+                     "description": "Where the monster comes from; it leaves the controller's hand or Graveyard. Default "
+                                    "deck (the duel keeps no Deck: nothing is taken from it)."},
+            "position": {"enum": ["attack", "defense"]}},
+    required=["monster"])
+def special_summon(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     card = lookup_card(state.cards, link.effect.monster or "", ("card",))
-    zone = link.zone or link.effect.zone
+    zone = link.params.get("zone") or link.effect.zone
     if zone is None or state.in_zone(link.player, zone) is not None:
         raise InputError(f"{link.card} places {card.name} in an empty Monster Card Zone: give 'zone:'", path=("zone",))
+    pile = state.players[link.player].pile(link.effect.summoned_from)
+    if pile is not None:
+        if card.name not in pile:
+            context.note(None, f"{link.card}: {card.name} is no longer in {link.player}'s {link.effect.summoned_from}: "
+                         "nothing is placed", involves=[card_entity(link.card), ("monster", card.name)])
+            return below
+        pile.remove(card.name)
     name = card.name if state.monster(card.name) is None else f"{card.name} ({link.player}{zone})"
     state.monsters.append(Monster(name, card.name, link.player, zone, link.effect.position, True, card.atk, card.defence))
-    context.note(None, f"{link.card}: {card.name} is placed in {link.player}'s zone {zone}",
+    context.note(None, f"{link.card}: {card.name} is placed from {link.player}'s {link.effect.summoned_from} "
+                 f"in zone {zone}",
                  involves=[card_entity(link.card), ("monster", card.name)])
     if state.battle is not None and link.player == state.battle.defender:
         state.battle.placed.append(name)
+    return below
 
 
-def negate(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
-    if earlier:
-        earlier[-1].negated = True
-        context.note(None, f"{link.card} negates {earlier[-1].card}", involves=[card_entity(link.card), card_entity(earlier[-1].card)])
+@vocabulary.effect("negate", "A Counter's effect: the Chain Link before it is negated and resolves to nothing.")
+def negate(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
+    if below.top is None:
+        return below
+    context.note(None, f"{link.card} negates {below.top.card}", involves=[card_entity(link.card), card_entity(below.top.card)])
+    return below.negate(len(below))
 
 
-def life_points(context: Context, state: State, link: Link, earlier: list[Link]) -> None:
+@vocabulary.effect("damage", "`amount` of damage to a player's Life Points (`to`).", params=LIFE_POINTS, required=["amount"])
+@vocabulary.effect("gain-lp", "A player (`to`) gains `amount` Life Points.", params=LIFE_POINTS, required=["amount"])
+def life_points(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     player = link.player if link.effect.to == "controller" else opponent(link.player)
     change = link.effect.amount if link.effect.kind == "gain-lp" else -link.effect.amount
     before = state.players[player].lp
     state.players[player].lp += change
     context.note(None, f"{link.card}: {player}'s Life Points {before} → {before + change}",
                  involves=[card_entity(link.card), mechanic("Life Points")])
-
-
-EFFECTS: dict[str, Callable[[Context, State, Link, list[Link]], None]] = {
-    "change-atk": change_stat, "change-def": change_stat, "destroy": destroy, "move": move,
-    "special-summon": special_summon, "negate": negate, "damage": life_points, "gain-lp": life_points,
-}
+    return below
 
 
 def send_to_graveyard(context: Context, state: State, monster: Monster, why: str) -> None:
-    state.monsters.remove(monster)
+    leave_field(state, monster)
     state.players[monster.controller].graveyard.append(monster.card)
     context.note(None, f"{monster.name} is sent to the Graveyard ({why})", involves=[monster_entity(state, monster)])
     effect = state.cards[monster.card].on_sent_to_graveyard
     if effect is not None:
-        state.chain.append(Link(monster.controller, monster.card, effect, source=monster.name))
+        state.chain = state.chain.push(Link(monster.controller, monster.card, effect, source=monster.name))
         context.note("ygo.damage.to-graveyard", f"\"When this card is sent to the Graveyard\": {monster.card} activates",
                      involves=[monster_entity(state, monster), mechanic("Graveyard trigger")])
 
@@ -356,6 +498,16 @@ def attack_responses(context: Context, state: State, action: Mapping[str, Any]) 
 
 @steps("further-chains")
 def further_chains(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The first Chain resolved (the duel stands here), or no one responded and play passes on to the Damage Step.
+
+    After the Damage Step the loop brings the duel back here, with no battle: nothing to note.
+    """
+    if state.battle is None:
+        return
+    if action.get("action") == "resolve-chain":
+        context.note("ygo.battle.later-chains", "The first Chain is over: later Chains may not respond to the attack",
+                     involves=[mechanic("attack response")])
+        return
     context.note("ygo.battle.to-damage-step", "Neither player wishes to Chain: play proceeds to the Damage Step",
                  involves=[mechanic("Damage Step")])
 
@@ -371,19 +523,21 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
                          involves=[monster_entity(state, new), mechanic("replay")])
         return
     placed = state.monster(battle.placed[-1]) if battle.placed else None
-    if placed is not None:
+    if placed is not None and _new_monster_wins(context, state, battle):
         battle.targets, battle.target_zones = [placed.name], [placed.zone]
         context.note("ygo.replay.new-monster", f"{placed.name} was placed on {battle.defender}'s side before the Damage Step: "
                      "it becomes the attack target", involves=[monster_entity(state, placed), mechanic("replay")])
         return
     kept: list[tuple[str | None, int]] = []
     for name, zone in zip(battle.targets, battle.target_zones, strict=True):
-        target = state.monster(name) if name else None
-        if target is not None and target.zone == zone and target.controller == battle.defender:
+        if _still_in_place(state, battle, name, zone):
             kept.append((name, zone))
             continue
         now = state.in_zone(battle.defender, zone)
         if now is None:
+            if name is not None:
+                context.note("ygo.replay.moved-or-removed", f"{name} is no longer in zone {zone}: the attack goes to "
+                             "that zone, which contained the target when it was selected", involves=[mechanic("replay")])
             context.note("ygo.replay.empty-zone", f"Zone {zone} holds no monster: nothing happens",
                          involves=[mechanic("replay")])
             continue
@@ -400,6 +554,18 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
                 attacker = state.monster(name)
                 if attacker is not None:
                     attacker.attacked = False
+
+
+def _new_monster_wins(context: Context, state: State, battle: Battle) -> bool:
+    """A monster was placed: it becomes the target, unless a removed or moved target's zone decides instead."""
+    if all(_still_in_place(state, battle, name, zone) for name, zone in zip(battle.targets, battle.target_zones, strict=True)):
+        return True
+    return context.reading(NEW_MONSTER_OR_OLD_ZONE) == "new-monster-becomes-target"
+
+
+def _still_in_place(state: State, battle: Battle, name: str | None, zone: int) -> bool:
+    target = state.monster(name) if name else None
+    return target is not None and target.zone == zone and target.controller == battle.defender
 
 
 # === Damage Step =================================================================================
@@ -602,7 +768,7 @@ def after_damage_calculation(context: Context, state: State, action: Mapping[str
     if len(ordered) > 1:
         context.note("ygo.damage.mandatory-first", "Several effects activate: they form a Chain, mandatory effects first: "
                      + ", ".join(f"{i}. {link.card}" for i, link in enumerate(ordered, 1)), involves=[mechanic("Chain")])
-    state.chain.extend(ordered)
+    state.chain = state.chain.extend(ordered)
 
 
 @steps("send-to-graveyard")
@@ -629,7 +795,8 @@ def end_of_damage_step(context: Context, state: State, action: Mapping[str, Any]
         target = others[0] if effect.target == "battled" and others and state.monster(others[0]) else None
         context.note("ygo.damage.end-of-step", f"End of the Damage Step: {name}'s effect applies",
                      involves=[("monster", monster.card), mechanic("end of Damage Step")])
-        apply_effect(context, state, Link(monster.controller, monster.card, effect, target, source=name), [])
+        apply_effect(context, state, Link(monster.controller, monster.card, effect, target, source=name), Chain())
+    end_durations(context, state, frozenset({"end-of-damage-step"}), "ygo.damage.end-of-step")
     context.note("ygo.damage.end-of-step", "The Damage Step is over: back to the Battle Step", involves=[mechanic("Damage Step")])
     state.battle = None
 
@@ -640,12 +807,13 @@ def end_of_damage_step(context: Context, state: State, action: Mapping[str, Any]
 @steps("end-of-battle-phase")
 def end_of_battle_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("ygo.end.announce", f"{state.active} ends the Battle Phase", involves=[mechanic("Battle Phase")])
+    end_durations(context, state, frozenset({"end-of-battle-phase"}), "ygo.end.effects")
     for monster in state.side(state.active) + state.side(opponent(state.active)):
         effect = state.cards[monster.card].end_of_battle_phase
         if effect is not None and monster.face_up:
             context.note("ygo.end.effects", f"End of the Battle Phase: {monster.name}'s effect applies",
                          involves=[("monster", monster.card), mechanic("end of Battle Phase")])
-            apply_effect(context, state, Link(monster.controller, monster.card, effect, source=monster.name), [])
+            apply_effect(context, state, Link(monster.controller, monster.card, effect, source=monster.name), Chain())
 
 
 @steps("end-step-activations")
@@ -659,89 +827,92 @@ def end_step_activations(context: Context, state: State, action: Mapping[str, An
 def _in_battle_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
     if action.get("player", state.active) != state.active:
         raise context.reject("not-your-turn", f"it is {state.active}'s turn")
-    if state.step == "main":
+    if state.step == MAIN:
         raise context.reject("not-in-battle-phase", "enter the Battle Phase first", "ygo.start.announce",
                              involves=[mechanic("Battle Phase")])
     if state.step in ("end-of-battle-phase", "end-step-activations"):
         raise context.reject("battle-phase-over", "the Battle Phase has ended", "ygo.phase.order", involves=[mechanic("Battle Phase")])
 
 
-def enter(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action("battle-phase", "Start Step: the turn player enters the Battle Phase.",
+                   params={"player": ref("player")}, required=["player"])
+def enter(context: Context, state: State, action: Mapping[str, Any]) -> None:
     if action["player"] != state.active:
         raise context.reject("not-your-turn", f"it is {state.active}'s turn")
-    if state.step != "main":
+    if state.step != MAIN:
         raise context.reject("battle-phase-over", "the Battle Phase has already been entered this turn", "ygo.phase.order")
-    advance(context, state, procedure, "enter-battle-phase", action)
+    advance(context, state, "enter-battle-phase", action)
 
 
-def attack(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action(
+    "attack",
+    "Battle Step: declare an attack (one attacker and target, a direct attack, a zone behind a divider, or several at the same time).",
+    params={"player": ref("player"), "attacker": {"type": "string"}, "attackers": ref("name-list"),
+            "target": {"type": "string"}, "targets": ref("name-list"),
+            "target_zone": {"type": "integer", "minimum": 1, "maximum": 5}, "direct": {"type": "boolean"}})
+def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _in_battle_phase(context, state, action)
     if state.battle is not None:
-        advance(context, state, procedure, "end-of-damage-step", action)
+        finish_battle(context, state, action)
         context.note("ygo.phase.repeat", "Back in the Battle Step for another attack", involves=[mechanic("Battle Step")])
     elif state.chain:
         resolve_chain(context, state)
-    procedure.run("declare-attack", steps, context, state, action)
-    state.step = "attack-responses"
+    context.run_step(state, "declare-attack", action)
+    advance(context, state, "attack-responses", action)
 
 
-def to_step(target: str) -> Callable[[Context, State, Mapping[str, Any], Procedure], None]:
-    def go(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+def _to_step(name: str, target: str, description: str, params: Mapping[str, Any] | None = None) -> None:
+    """Register the action ``name``, which moves the declared battle on to the step ``target``."""
+
+    @vocabulary.action(name, description, params=params)
+    def go(context: Context, state: State, action: Mapping[str, Any]) -> None:
         _in_battle_phase(context, state, action)
         if state.battle is None:
             raise context.reject("no-battle", "no attack has been declared", "ygo.battle.declare")
-        advance(context, state, procedure, target, action)
-    return go
+        if target == "end-of-damage-step":
+            finish_battle(context, state, action)
+        else:
+            advance(context, state, target, action)
 
 
-def end_battle_phase(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+_to_step("damage-step", "before-damage-calculation",
+         "Neither player wishes to Chain: proceed to the Damage Step (up to the activations before damage calculation).")
+_to_step("calculate", "after-damage-calculation",
+         "Damage calculation, then the triggered effects; choose the targets of Flip Effects.",
+         {"flip_targets": {"type": "object", "additionalProperties": {"type": "string"},
+                           "description": "Flipped monster -> the monster its Flip Effect targets."}})
+_to_step("graveyard", "send-to-graveyard", "Send the monsters destroyed in battle to the Graveyard.")
+_to_step("end-damage-step", "end-of-damage-step", "End of the Damage Step; back to the Battle Step.")
+
+
+@vocabulary.action("end-battle-phase", "No more attacks: the End Step.", params={"player": ref("player")})
+def end_battle_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _in_battle_phase(context, state, action)
     if state.battle is None and state.step in ("enter-battle-phase", "further-chains"):
         context.note("ygo.battle.no-attack", "No more attacks: proceed to the End Step", involves=[mechanic("Battle Phase")])
         context.note("ygo.battle.optional", "Monsters that have not attacked need not attack", involves=[mechanic("Battle Phase")])
-    advance(context, state, procedure, "end-step-activations", action)
+    advance(context, state, "end-step-activations", action)
 
 
-def end_turn(context: Context, state: State, action: Mapping[str, Any], procedure: Procedure) -> None:
+@vocabulary.action("end-turn", "End the turn.", params={"player": ref("player")}, required=["player"])
+def end_turn(context: Context, state: State, action: Mapping[str, Any]) -> None:
     if action["player"] != state.active:
         raise context.reject("not-your-turn", f"it is {state.active}'s turn")
-    if state.step not in ("main", "end-step-activations"):
-        advance(context, state, procedure, "end-step-activations", action)
+    if state.step not in (MAIN, "end-step-activations"):
+        advance(context, state, "end-step-activations", action)
     if state.chain:
         resolve_chain(context, state)
+    end_durations(context, state, frozenset(UNTIL), None)
     for monster in state.monsters:
         monster.attacked = False
-    state.active, state.turn, state.step = opponent(state.active), state.turn + 1, "main"
+    # The next turn starts in its Main Phase, before this chapter's procedure: not a step to walk to.
+    state.active, state.turn, state.step = opponent(state.active), state.turn + 1, MAIN
     context.note(None, f"Turn {state.turn}: {state.active} to play")
 
 
-ACTIONS: dict[str, Callable[[Context, State, Mapping[str, Any], Procedure], None]] = {
-    "battle-phase": enter,
-    "attack": attack,
-    "activate": activate,
-    "resolve-chain": resolve_chain_action,
-    "damage-step": to_step("before-damage-calculation"),
-    "calculate": to_step("after-damage-calculation"),
-    "graveyard": to_step("send-to-graveyard"),
-    "end-damage-step": to_step("end-of-damage-step"),
-    "end-battle-phase": end_battle_phase,
-    "end-turn": end_turn,
-}
-
-
-def apply(state: State, action: Mapping[str, Any], context: Context, procedure: Procedure) -> State:
-    following = state.evolve()
-    ACTIONS[action["action"]](context, following, action, procedure)
-    return following
-
-
-def settle(state: State, context: Context, procedure: Procedure) -> State:
+def settle(context: Context, state: State) -> None:
     """At the end of a scenario, finish the battle under way (to the end of its Damage Step)."""
-    if state.battle is None and not state.chain:
-        return state
-    following = state.evolve()
-    if following.battle is not None:
-        advance(context, following, procedure, "end-of-damage-step", {})
-    elif following.chain:
-        resolve_chain(context, following)
-    return following
+    if state.battle is not None:
+        finish_battle(context, state, {})
+    elif state.chain:
+        resolve_chain(context, state)

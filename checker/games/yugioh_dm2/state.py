@@ -8,12 +8,13 @@ of ``schema.yaml``.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from checker.errors import InputError
+from checker.game import Book
 from checker.schema import nearest
+from checker.stack import ResponseStack
 
 PLAYERS = ("A", "B")
 ZONES = (1, 2, 3, 4, 5)
@@ -23,6 +24,8 @@ CLASSES = (
     "counter", "quick-play", "attack-response", "stat-change", "damage-step",
     "battle-damage-response", "destroyed-response",
 )
+#: Where the duel stands before the Battle Phase: the Main Phase, outside this chapter's procedure.
+MAIN = "main"
 
 
 def opponent(player: str) -> str:
@@ -31,14 +34,16 @@ def opponent(player: str) -> str:
 
 @dataclass(frozen=True)
 class Effect:
-    kind: str  # change-atk, change-def, destroy, move, special-summon, negate, damage, gain-lp
+    kind: str  # change-atk, change-def, destroy, return-to-hand, move, special-summon, negate, damage, gain-lp
     amount: int = 0
     zone: int | None = None
     monster: str | None = None  # the card special-summoned
+    summoned_from: str = "deck"  # hand, graveyard, or deck (the duel keeps no Deck: nothing is taken from it)
     position: str = "attack"
     to: str = "opponent"  # damage / gain-lp: "opponent" or "controller"
     target: str | None = None  # fixed target: "battled" (the monster this card battled)
     mandatory: bool = False
+    until: str | None = None  # end-of-damage-step, end-of-battle-phase, end-of-turn; None: the effect lasts
 
 
 @dataclass(frozen=True)
@@ -73,16 +78,14 @@ class Monster:
 
 
 @dataclass
-class Link:
-    """One link of a Chain."""
+class Lasting:
+    """A change that holds until a point of the turn, then is undone (dropped if the monster leaves the field)."""
 
-    player: str
     card: str
-    effect: Effect
-    target: str | None = None
-    zone: int | None = None
-    source: str | None = None  # the monster whose effect this is
-    negated: bool = False
+    monster: str
+    kind: str  # change-atk or change-def
+    amount: int
+    until: str
 
 
 @dataclass
@@ -117,30 +120,24 @@ class Player:
     set_cards: list[str]
     graveyard: list[str]
 
+    def pile(self, place: str) -> list[str] | None:
+        """The cards in ``place`` (hand or graveyard); None for the Deck, which the duel does not keep."""
+        return {"hand": self.hand, "graveyard": self.graveyard}.get(place)
+
 
 @dataclass
 class State:
     turn: int
     active: str
     first_player: str
-    step: str  # the procedure step the duel is at ("main" before the Battle Phase)
     players: dict[str, Player]
     monsters: list[Monster]
-    cards: Mapping[str, Card]
-    chain: list[Link] = field(default_factory=list)
-    chains_resolved: int = 0  # in this Battle Step since the attack declaration
+    cards: Book  # name -> Card, shared by every copy of the state
+    step: str | None = MAIN  # the procedure step the duel stands at (MAIN: before the Battle Phase)
+    chain: ResponseStack[Effect] = field(default_factory=ResponseStack)
     battle: Battle | None = None
     battles: list[dict[str, Any]] = field(default_factory=list)
-
-    def evolve(self) -> "State":
-        return replace(
-            self,
-            players=copy.deepcopy(self.players),
-            monsters=copy.deepcopy(self.monsters),
-            chain=copy.deepcopy(self.chain),
-            battle=copy.deepcopy(self.battle),
-            battles=copy.deepcopy(self.battles),
-        )
+    lasting: list[Lasting] = field(default_factory=list)
 
     def monster(self, name: str) -> Monster | None:
         return next((m for m in self.monsters if m.name == name), None)
@@ -156,24 +153,30 @@ class State:
 
 
 def _effect(raw: Mapping[str, Any] | None) -> Effect | None:
-    return Effect(**raw) if raw else None
+    """An effect as the schema writes it (``from:`` is ``summoned_from``)."""
+    if not raw:
+        return None
+    return Effect(**{("summoned_from" if key == "from" else key): value for key, value in raw.items()})
 
 
 def card_from(name: str, raw: Mapping[str, Any]) -> Card:
+    def effect(key: str) -> Effect | None:
+        return _effect(raw.get(key))
+
     return Card(
         name=name,
         type=raw["type"],
         classes=frozenset(raw.get("classes", ())),
-        effect=_effect(raw.get("effect")),
+        effect=effect("effect"),
         atk=raw.get("atk", 0),
         defence=raw.get("def", 0),
-        flip=_effect(raw.get("flip")),
-        on_battle=_effect(raw.get("on_battle")),
-        on_battle_damage=_effect(raw.get("on_battle_damage")),
-        on_sent_to_graveyard=_effect(raw.get("on_sent_to_graveyard")),
+        flip=effect("flip"),
+        on_battle=effect("on_battle"),
+        on_battle_damage=effect("on_battle_damage"),
+        on_sent_to_graveyard=effect("on_sent_to_graveyard"),
         battle_atk=raw.get("battle_atk", 0),
-        end_of_damage_step=_effect(raw.get("end_of_damage_step")),
-        end_of_battle_phase=_effect(raw.get("end_of_battle_phase")),
+        end_of_damage_step=effect("end_of_damage_step"),
+        end_of_battle_phase=effect("end_of_battle_phase"),
     )
 
 
@@ -186,7 +189,7 @@ def lookup_card(cards: Mapping[str, Card], name: str, path: tuple[str | int, ...
     return cards[name]
 
 
-def build_state(initial: Mapping[str, Any], cards: dict[str, Card]) -> State:
+def build_state(initial: Mapping[str, Any], cards: Book) -> State:
     players: dict[str, Player] = {}
     monsters: list[Monster] = []
     for player in PLAYERS:
@@ -219,7 +222,7 @@ def build_state(initial: Mapping[str, Any], cards: dict[str, Card]) -> State:
     first = initial.get("first_player", "A")
     return State(
         turn=initial.get("turn", 2), active=initial.get("active", first), first_player=first,
-        step="main", players=players, monsters=monsters, cards=cards,
+        players=players, monsters=monsters, cards=cards,
     )
 
 
@@ -228,7 +231,7 @@ def observe(state: State) -> dict[str, Any]:
         "turn": state.turn,
         "active": state.active,
         "step": state.step,
-        "chain": [link.card for link in state.chain],
+        "chain": state.chain.cards,
         "last_battle": state.battles[-1] if state.battles else None,
         "battles": state.battles,
         "players": {
