@@ -115,3 +115,28 @@ def test_page_paths_cannot_leave_the_site(part: str) -> None:
 def test_slugs_are_safe_for_any_name() -> None:
     for name in ["../../etc/passwd", "Can't Attack", "<script>", "", "Ω"]:
         assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", slug(name)), name
+
+
+def test_each_game_lists_what_a_scenario_can_say_from_its_vocabulary(site: Site) -> None:
+    for game_id, game in registry().items():
+        text = (site.folder / game_id / "vocabulary" / "index.html").read_text(encoding="utf-8")
+        for entry in game.vocabulary.actions:
+            assert f"<code>{entry.name}</code>" in text, (game_id, entry.name)
+        for reason in game.vocabulary.reject_reasons:
+            assert f"<code>{reason}</code>" in text, (game_id, reason)
+        for family in game.vocabulary.effects.values():
+            for entry in family:
+                assert f"<code>{entry.name}</code>" in text, (game_id, entry.name)
+
+
+def test_a_ruling_page_separates_the_trace_from_the_authors_claim(site: Site, results) -> None:
+    from checker.citations import uncited
+
+    result, ruling = next(
+        (r, ruling) for r in results for ruling in uncited(r, registry()[r.scenario.game].catalogue)
+    )
+    game = result.scenario.game
+    text = (site.folder / game / "rulings" / ruling / "index.html").read_text(encoding="utf-8")
+    applied, declared = text.split("Declared by the author only")
+    assert "Applied in the trace" in applied
+    assert f"scenarios/{result.id}/" in declared and f"scenarios/{result.id}/" not in applied
