@@ -159,6 +159,8 @@ def enter_battle_phase(context: Context, state: State, action: Mapping[str, Any]
             "ygo.start.first-turn", involves=[mechanic("Battle Phase")],
         )
     context.note("ygo.start.announce", f"{state.active}: \"I'm entering the Battle Phase.\"", involves=[mechanic("Battle Phase")])
+    context.note("ygo.phase.order", "The Battle Phase runs in order: Start Step, Battle Step, Damage Step, End Step",
+                 involves=[mechanic("Battle Phase")])
 
 
 # === Battle Step =================================================================================
