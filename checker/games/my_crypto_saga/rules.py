@@ -62,6 +62,7 @@ GAMES_PER_BATTLE = 3
 PLAYERS = range(2, 5)
 DECK_SIZE = 10
 NUMBERS = range(1, 11)
+SELECT_SECONDS = 30
 SEAT = ref("seat")
 
 
@@ -166,6 +167,7 @@ def deal_hands(context: Context, state: State, action: Mapping[str, Any]) -> Non
             if card_id in player.dealt and context.read(DEALT_CARD_REUSE, "later-games"):
                 raise context.reject("card-already-dealt", f"{card_id} was dealt in an earlier game of this battle",
                                      "mcs.overview.deal", involves=[mechanic("deal")])
+        end_number_changes(context, state, player, state.game - 1)
         player.hand = list(hands[seat])
         player.dealt += hands[seat]
         player.escaped, player.bonus_next, player.played = False, 0, {}
@@ -173,6 +175,20 @@ def deal_hands(context: Context, state: State, action: Mapping[str, Any]) -> Non
     state.games[str(state.game)] = {"played": {}}
     context.note("mcs.overview.deal", f"Game {state.game}: 3 cards dealt to each player (the deal is fixed by the scenario)",
                  involves=[mechanic("deal")])
+
+
+def end_number_changes(context: Context, state: State, player: Player, game: int) -> None:
+    """The Numbers a game's skills and boosts changed belong to the cards as played; the cards keep their own."""
+    changed = [(played, state.cards[played.card]) for played in player.played.values()
+               if played.number != state.cards[played.card].number]
+    if changed:
+        context.note("mcs.card.number-temporary", f"Game {game}'s changes to {player.seat}'s Numbers were temporary: "
+                     + ", ".join(f"{card.id}, played at {played.number}, keeps its Number {card.number}"
+                                 for played, card in changed),
+                     involves=[card_entity(card) for _, card in changed])
+    if player.bonus_next:
+        context.note(None, f"{player.seat}'s {player.bonus_next:+d} for its next card this game is never used",
+                     involves=[mechanic("skill")])
 
 
 # === Selecting cards, timeouts, disconnection ======================================================
@@ -195,6 +211,9 @@ def _choice(context: Context, state: State, action: Mapping[str, Any], key: str,
 def select_card(context: Context, state: State, action: Mapping[str, Any], player: Player) -> Card:
     choice = _choice(context, state, action, "select", player)
     if choice == "timeout":
+        if not player.disconnected:
+            context.note("mcs.flow.select-time", f"{player.seat} selects no card within the {SELECT_SECONDS} seconds",
+                         involves=[mechanic("timeout")])
         lowest = min(state.cards[c].number for c in player.hand)
         card_id = next(c for c in player.hand if state.cards[c].number == lowest)
         context.note("mcs.timeout.card", f"{player.seat} times out: the lowest Number in hand, leftmost first, is {card_id} "
@@ -224,8 +243,10 @@ def _charge(context: Context, state: State, player: Player, card: Card, amount: 
     card.kp -= amount
     player.charged += amount
     state.pool += amount
-    context.note("mcs.flow.charge-pool", f"{player.seat} charges {amount} KP from {card.id} ({why}): card KP {before} - {amount} "
-                 f"= {card.kp}; pool {state.pool - amount} + {amount} = {state.pool}",
+    context.note("mcs.card.kp", f"{card.id}'s KP is used to Charge ({why}): {before} - {amount} = {card.kp}",
+                 involves=[card_entity(card), mechanic("KP")], kp=card.kp)
+    context.note("mcs.flow.charge-pool", f"{player.seat} charges {amount} KP from {card.id} into the pool: "
+                 f"{state.pool - amount} + {amount} = {state.pool}",
                  involves=[mechanic("KP"), mechanic("Charge Action")], pool=state.pool)
 
 
@@ -300,6 +321,8 @@ def play_round(context: Context, state: State, action: Mapping[str, Any]) -> Non
     if state.step != "elemental-boost":  # the Elemental Boost's loop brought play back: Round 2 follows
         state.stage = "round-2"
         return
+    context.note("mcs.game.composition", f"Game {state.game}'s Pre-Round, Round 1 and Round 2 are played: the game is "
+                 "complete and its Final Count follows", involves=[mechanic("Final Count")])
     context.advance(state, "kp-tally", action)
     if state.step != "kp-tally":  # the KP tally's loop brought play back to the next deal
         state.game += 1
@@ -364,6 +387,8 @@ def activate_skills(context: Context, state: State, stage: str) -> None:
         card = state.cards[played.card]
         skills = state.skills.get(card.card_type, ())
         if skills:
+            context.note("mcs.card.card-type", f"{card.id}, Kami {card.kami} with the Element {card.element}, is the Card Type "
+                         f"{card.card_type}", involves=[card_entity(card)])
             context.note("mcs.card.skills", f"{card.id} is a {card.card_type}: the skills set for that Card Type activate",
                          involves=[card_entity(card), mechanic("skill")])
         for skill in skills:
@@ -417,6 +442,9 @@ def elemental_boost(context: Context, state: State, action: Mapping[str, Any]) -
     present = {played.element for played in opened}
     three = set(ELEMENTS) <= present
     involved = [element(e) for e in sorted(present)] + [mechanic("Elemental Boost")]
+    of_three = [e for e in ELEMENTS if e in present]
+    context.note("mcs.card.elements", f"Of the three Elements ({', '.join(ELEMENTS)}), the opened cards show "
+                 f"{', '.join(of_three) or 'none'}", involves=[element(e) for e in of_three])
     if "Light" in present and not (three and context.read(LIGHT_WITH_THREE, "tie")):
         winners = [p for p in opened if p.element == "Light"]
         losers = [p for p in opened if p.element != "Light"]
@@ -463,6 +491,10 @@ def number_tally(context: Context, state: State, action: Mapping[str, Any]) -> N
                      involves=[mechanic("Final Count")], total=r1 + r2)
     best = max(totals.values(), default=None)
     winners = [seat for seat, total in totals.items() if total == best]
+    if totals:
+        ranked = sorted(totals, key=lambda seat: -totals[seat])
+        context.note("mcs.card.number-scores", "The higher the Numbers, the better the score: "
+                     + ", ".join(f"{seat} {totals[seat]}" for seat in ranked), involves=[mechanic("Final Count")])
     record.update(totals=totals, winners=winners)
     if len(winners) > 1:
         context.note("mcs.final.shared-win", f"{', '.join(winners)} share the highest total {best}: all are winners",
@@ -501,6 +533,9 @@ def kp_tally(context: Context, state: State, action: Mapping[str, Any]) -> None:
                          involves=[mechanic("KP")])
             _tally(context, state, record, [player], part)
     record["received"] = {p.seat: p.received - received_before[p.seat] for p in state.players.values()}
+    for player in winners:
+        context.note("mcs.overview.winner-earns", f"{player.seat}, a winner of game {state.game}, earns "
+                     f"{record['received'][player.seat]} KP", involves=[mechanic("KP")], earned=record["received"][player.seat])
     record["charged"] = {p.seat: sum(x.charge for x in p.played.values()) for p in state.players.values()}
     state.pool = 0
 
@@ -508,6 +543,7 @@ def kp_tally(context: Context, state: State, action: Mapping[str, Any]) -> None:
 def _tally(context: Context, state: State, record: dict[str, Any], winners: list[Player], won: int) -> None:
     order = ("round-2", "round-1", "pre-round")  # for what the division leaves over
     used = [(p, stage, p.played[stage]) for stage in order for p in winners if stage in p.played]
+    kp_before = {played.card: state.cards[played.card].kp for _, _, played in used}
     refunds = sum(played.charge for _, _, played in used)
     refund_paid = min(refunds, won)
     backs = [played.charge * refund_paid // refunds if refunds else 0 for _, _, played in used]
@@ -552,6 +588,10 @@ def _tally(context: Context, state: State, record: dict[str, Any], winners: list
         leftover = f" + {more} left over = {share + more}" if more else ""
         context.note("mcs.kp.shares", f"{played.card} ({stage}): {rest} × {weight} / {total_weight} = {float(x):g} → "
                      f"{share}{leftover}", involves=[mechanic("KP")], share=share + more)
+    for card_id, before in kp_before.items():
+        card = state.cards[card_id]
+        context.note("mcs.card.kp", f"{card_id}'s KP is increased by winning: {before} + {card.kp - before} = {card.kp}",
+                     involves=[card_entity(card), mechanic("KP")], kp=card.kp)
 
 
 def _fee(context: Context, basis: int, percent: int) -> int:
@@ -594,6 +634,8 @@ def ranking(context: Context, state: State, action: Mapping[str, Any]) -> None:
     order = sorted(state.seats, key=lambda seat: -earned[seat])
     state.ranking = {"earned": earned, "order": order}
     context.note("mcs.ranking.three-games", f"{GAMES_PER_BATTLE} games played: the battle is over", involves=[mechanic("ranking")])
+    for player in state.players.values():
+        end_number_changes(context, state, player, state.game)
     context.note("mcs.overview.ranking", "Ranked by the KP earned in the three games: "
                  + ", ".join(f"{s} {earned[s]:+d} KP" for s in order), involves=[mechanic("ranking")])
 

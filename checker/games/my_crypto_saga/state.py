@@ -14,9 +14,7 @@ from typing import Any, Mapping
 from checker.errors import InputError
 from checker.game import Book
 
-SEATS = ("A", "B", "C", "D")
 ELEMENTS = ("Fire", "Water", "Leaf")
-STAGES = ("pre-round", "round-1", "round-2")
 
 
 @dataclass(frozen=True)
