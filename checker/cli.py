@@ -69,12 +69,10 @@ def _check(args: argparse.Namespace) -> int:
         print(json.dumps({"summary": report.summary(results), "results": [report.result_json(r) for r in results]}, indent=2))
     else:
         for result in results:
-            print(report.headline(result))
+            note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
+            print(report.headline(result) + note)
             for line in report.details(result):
                 print(line)
-            if result.scenario is not None:
-                for line in report.citation_lines(result, suite.games()[result.scenario.game].catalogue):
-                    print(line)
         print(report.summary(results))
     return suite.exit_code(results)
 

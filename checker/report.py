@@ -42,12 +42,10 @@ def _where(result: RunResult, mismatch: Mismatch) -> str:
     return f"line {position.line}: " if position else ""
 
 
-def citation_lines(result: RunResult, catalogue: Catalogue) -> list[str]:
-    """A note for each ruling the file declares that its run does not cite."""
+def citation_note(result: RunResult, catalogue: Catalogue) -> str:
+    """What the file declares that its run does not cite, as a suffix for the headline ('' if nothing)."""
     missing = uncited(result, catalogue)
-    if not missing:
-        return []
-    return [f"    declared but not cited by the engine's trace: {', '.join(missing)}"]
+    return f"  declared, not cited by the trace: {', '.join(missing)}" if missing else ""
 
 
 def trace_lines(trace: Iterable[TraceStep]) -> list[str]:
