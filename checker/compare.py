@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from checker.errors import DataPath
+from checker.errors import DataPath, show
 from checker.schema import nearest
 
 
@@ -26,7 +26,7 @@ class Mismatch:
 
 
 def _show(value: Any) -> str:
-    return "nothing" if value is None else repr(value)
+    return "nothing" if value is None else show(value)
 
 
 def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") -> list[Mismatch]:

@@ -8,7 +8,9 @@ may expect and assert on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
+
+import yaml
 
 #: A location inside a YAML document: mapping keys and sequence indices.
 DataPath = tuple[str | int, ...]
@@ -35,6 +37,7 @@ class InputError(Exception):
         expected: str | None = None,
         position: Position | None = None,
         on_key: bool = False,
+        also: Iterable["InputError"] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -42,6 +45,7 @@ class InputError(Exception):
         self.expected = expected
         self.position = position
         self.on_key = on_key
+        self.also = tuple(also)  # further problems of the same file, independent of this one
 
     def located(self, position: Position | None) -> "InputError":
         return InputError(
@@ -50,7 +54,20 @@ class InputError(Exception):
             expected=self.expected,
             position=position,
             on_key=self.on_key,
+            also=self.also,
         )
+
+    def with_others(self, others: Iterable["InputError"]) -> "InputError":
+        """This problem, reported first, and ``others`` after it."""
+        return InputError(
+            self.message, path=self.path, expected=self.expected, position=self.position, on_key=self.on_key,
+            also=others,
+        )
+
+    @property
+    def problems(self) -> tuple["InputError", ...]:
+        """Every problem, this one first."""
+        return (self, *self.also)
 
     def render(self, file: str) -> str:
         where = file
@@ -80,3 +97,15 @@ class Rejection(Exception):
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.message}"
+
+
+def show(value: Any, limit: int = 80) -> str:
+    """A value as a reader wrote it, in YAML's one-line form, cut to ``limit`` characters with its size."""
+    text = yaml.safe_dump(value, default_flow_style=True, width=float("inf"), allow_unicode=True).strip()
+    if text.endswith("\n..."):
+        text = text[: -len("\n...")]
+    text = text.removesuffix("...").strip()
+    if len(text) <= limit:
+        return text
+    size = f"{len(value)} items" if isinstance(value, (list, dict)) else f"{len(text)} characters"
+    return f"{text[:limit]}… ({size})"

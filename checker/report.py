@@ -9,6 +9,7 @@ import yaml
 from checker.catalogue import Catalogue
 from checker.citations import uncited
 from checker.compare import Mismatch, flatten
+from checker.errors import InputError
 from checker.readings import Exploration
 from checker.runner import SETUP, RunResult
 from checker.trace import TraceStep
@@ -23,8 +24,11 @@ def headline(result: RunResult) -> str:
 
 
 def details(result: RunResult) -> list[str]:
-    """What a reader needs under the headline: every mismatch with its line, a crash with its trace."""
+    """What a reader needs under the headline: further problems of a bad file, every mismatch with its
+    line, a crash with its trace."""
     lines: list[str] = []
+    if result.error is not None:
+        lines += [f"         {other.render(result.path)}" for other in result.error.also]
     for label, mismatch in result.mismatches:
         lines.append(f"    {_where(result, mismatch)}{label}: {mismatch.render()}")
     if result.crash:
@@ -100,6 +104,17 @@ def explain(result: RunResult) -> str:
     return "\n".join(parts)
 
 
+def _error_json(path: str, error: InputError) -> dict[str, Any]:
+    position = error.position
+    return {
+        "file": path,
+        "line": position.line if position else None,
+        "column": position.column if position else None,
+        "message": error.message,
+        "expected": error.expected,
+    }
+
+
 def _refused_what(index: int) -> str:
     return "the initial state" if index == SETUP else f"action {index + 1}"
 
@@ -124,14 +139,9 @@ def result_json(result: RunResult, *, with_trace: bool = False) -> dict[str, Any
         "readings": result.readings,
     }
     if result.error is not None:
-        position = result.error.position
-        data["error"] = {
-            "file": result.path,
-            "line": position.line if position else None,
-            "column": position.column if position else None,
-            "message": result.error.message,
-            "expected": result.error.expected,
-        }
+        problems = [_error_json(result.path, problem) for problem in result.error.problems]
+        data["error"] = problems[0]
+        data["errors"] = problems
     if result.crash:
         data["error"] = {"file": result.path, "message": result.crash.rstrip().splitlines()[-1], "internal": True,
                          "traceback": result.crash}

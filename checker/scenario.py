@@ -81,10 +81,10 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         raise InputError(
             f"unknown game {game_id!r}{nearest(game_id, games)}", path=("game",), expected=one_of(games)
         )
-    errors = validator.errors(data)
+    errors = _independent(sorted(validator.errors(data), key=lambda e: _order(document, e)))
     if errors:
-        errors.sort(key=lambda e: _order(document, e))
-        raise errors[0]
+        first, *others = errors
+        raise first.with_others(others)
     game = games[data["game"]]
     _check_rulings(data, game)
     actions = tuple(
@@ -122,6 +122,23 @@ def _order(document: Document, error: InputError) -> tuple[int, int, int, int]:
     position = document.position(owner)
     line, column = (position.line, position.column) if position else (0, 0)
     return (line, column, 0 if error.on_key else 1, -len(error.path))
+
+
+def _covers(first: InputError, later: InputError) -> bool:
+    """Whether ``later`` is a consequence of ``first``: a problem inside a value already found wrong,
+    or a 'missing' key of the mapping where an unknown key (most likely its typo) was found."""
+    if later.path[: len(first.path)] == first.path:
+        return True
+    return first.on_key and later.path == first.path[:-1] and not later.on_key
+
+
+def _independent(errors: list[InputError]) -> list[InputError]:
+    """The problems of a file that do not follow from an earlier one, in file order."""
+    kept: list[InputError] = []
+    for error in errors:
+        if not any(_covers(earlier, error) for earlier in kept):
+            kept.append(error)
+    return kept
 
 
 def _check_rulings(data: Mapping[str, Any], game: Game) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 import jsonschema
 
-from checker.errors import InputError
+from checker.errors import InputError, show
 from checker.game import Game
 from checker.vocabulary import Entry
 
@@ -211,12 +211,38 @@ def _describe(value: Any) -> str:
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
-        return "a list"
-    if isinstance(value, bool):
-        return f"{str(value).lower()}"
-    if value is None:
-        return "null"
-    return f"{type(value).__name__} {value!r}"
+        return f"a list {show(value)}"
+    if isinstance(value, bool) or value is None:
+        return show(value)
+    if isinstance(value, str):
+        return f"text {_quoted(value)}"
+    return f"the number {show(value)}"
+
+
+def _quoted(value: Any) -> str:
+    """Text in quotes, as the choices it is compared with are shown; anything else as YAML."""
+    return f"'{show(value)}'" if isinstance(value, str) else show(value)
+
+
+def _limit(kind: str, wanted: Any, instance: Any) -> str | None:
+    """The message for a broken size or range limit, naming the limit."""
+    if kind == "maxItems":
+        return f"{len(instance)} items, more than the {wanted} allowed"
+    if kind == "minItems":
+        return f"{len(instance)} items, fewer than the {wanted} required"
+    if kind == "maximum":
+        return f"{show(instance)} is more than the maximum of {wanted}"
+    if kind == "minimum":
+        return f"{show(instance)} is less than the minimum of {wanted}"
+    if kind == "maxLength":
+        return f"text of {len(instance)} characters, more than the {wanted} allowed"
+    if kind == "minLength":
+        return f"text of {len(instance)} characters, fewer than the {wanted} required"
+    if kind == "pattern":
+        return f"{_quoted(instance)} does not have the form required"
+    if kind == "maxProperties":
+        return f"{len(instance)} entries, more than the {wanted} allowed"
+    return None
 
 
 def _explain(error: jsonschema.ValidationError) -> InputError:
@@ -250,12 +276,15 @@ def _explain(error: jsonschema.ValidationError) -> InputError:
         elif path and path[-1] == "action":
             label = "action"
         return InputError(
-            f"unknown {label} {error.instance!r}{nearest(str(error.instance), map(str, choices))}",
+            f"unknown {label} {_quoted(error.instance)}{nearest(str(error.instance), map(str, choices))}",
             path=path,
             expected=one_of(choices),
         )
     if kind == "pattern" and path and path[-1] == "id":
-        return InputError(f"id {error.instance!r} is not a slug", path=path, expected="lower-case words joined by '-', e.g. 'shotgun-under-nice-fight'")
+        return InputError(f"id {_quoted(error.instance)} is not a slug", path=path, expected="lower-case words joined by '-', e.g. 'shotgun-under-nice-fight'")
     description = schema.get("description")
-    return InputError(error.message, path=path, expected=description)
+    limit = _limit(str(kind), wanted, error.instance)
+    if limit is not None:
+        return InputError(limit, path=path, expected=description or f"{kind}: {wanted}")
+    return InputError(f"not allowed here: {show(error.instance)} ({kind})", path=path, expected=description)
 

@@ -68,16 +68,23 @@ def games() -> Mapping[str, Game]:
 
 
 def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The scenario files named by ``paths``: files as given, folders searched recursively."""
+    """The scenario files named by ``paths``: files as given, folders searched recursively.
+
+    Naming nothing that holds a scenario is bad input: a run that checked nothing must not
+    look like a run where everything passed.
+    """
     found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
+    named = [Path(raw) for raw in paths]
+    for path in named:
         if path.is_dir():
             found += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
         elif path.is_file():
             found.append(path)
         else:
             raise InputError(f"no such file or folder: {path}", expected="a scenario file or a folder of them")
+    if not found:
+        where = ", ".join(str(path) for path in named) or "nothing named"
+        raise InputError(f"no scenario found in {where}", expected=f"files ending in {' or '.join(SUFFIXES)}")
     return found
 
 

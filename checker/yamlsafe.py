@@ -5,15 +5,17 @@ arbitrary objects; on top of it this module
 
 * bounds the file size, the nesting depth and the number of nodes after alias
   expansion (so a "billion laughs" file is refused, not expanded);
-* refuses explicit tags, merge keys, non-string keys and duplicate keys;
+* refuses explicit tags, merge keys, non-string keys and duplicate keys, an alias to a
+  value that contains it, and whole numbers of more than ``MAX_DIGITS`` characters;
 * records the line and column of every key and value, so a later error about
   ``actions[2].card`` can point at the exact place in the file.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -25,6 +27,7 @@ Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 50_000
+MAX_DIGITS = 100  # far beyond any number a game uses, far below Python's own conversion limit
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
@@ -34,6 +37,7 @@ _PLAIN_TAGS = {
     "tag:yaml.org,2002:null",
 }
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_INT = "tag:yaml.org,2002:int"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 
@@ -59,9 +63,11 @@ class Document:
             probe = probe[:-1]
 
     def locate(self, error: InputError) -> InputError:
-        if error.position is not None:
-            return error
-        return error.located(self.position(error.path, on_key=error.on_key))
+        """The error, and every further problem it carries, with their lines and columns."""
+        located = error if error.position is not None else error.located(self.position(error.path, on_key=error.on_key))
+        if not error.also:
+            return located
+        return located.with_others(self.locate(other) for other in error.also)
 
 
 def _position(mark: Any) -> Position | None:
@@ -152,8 +158,15 @@ class _Converter:
         self.document = document
         self.nodes = 0
         self.constructor = yaml.SafeLoader("")
+        self.open: set[int] = set()  # the mappings and lists being converted: an alias to one of them is a loop
 
     def convert(self, node: Node, path: DataPath) -> Any:
+        if id(node) in self.open:
+            raise InputError(
+                "an alias refers to a mapping or list that contains it (the value would never end)",
+                expected="an alias to a value outside itself, or the value written out",
+                position=self.document.key_marks.get(path) or _position(node.start_mark),
+            )
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise InputError(
@@ -166,11 +179,21 @@ class _Converter:
             return self._scalar(node)
         if isinstance(node, SequenceNode):
             self._require_tag(node, _SEQ)
-            return [self.convert(item, path + (index,)) for index, item in enumerate(node.value)]
+            with self._inside(node):
+                return [self.convert(item, path + (index,)) for index, item in enumerate(node.value)]
         if isinstance(node, MappingNode):
             self._require_tag(node, _MAP)
-            return self._mapping(node, path)
+            with self._inside(node):
+                return self._mapping(node, path)
         raise InputError("unsupported YAML node", position=_position(node.start_mark))
+
+    @contextlib.contextmanager
+    def _inside(self, node: Node) -> Iterator[None]:
+        self.open.add(id(node))
+        try:
+            yield
+        finally:
+            self.open.discard(id(node))
 
     def _require_tag(self, node: Node, tag: str) -> None:
         if node.tag != tag:
@@ -187,6 +210,12 @@ class _Converter:
             raise InputError(
                 f"YAML tag '{node.tag}' is not allowed",
                 expected="plain text, numbers, true/false or null",
+                position=_position(node.start_mark),
+            )
+        if node.tag == _INT and len(node.value) > MAX_DIGITS:
+            raise InputError(
+                f"a whole number written with {len(node.value)} characters, more than the {MAX_DIGITS} allowed",
+                expected=f"a number of at most {MAX_DIGITS} digits",
                 position=_position(node.start_mark),
             )
         return self.constructor.construct_object(node, deep=True)

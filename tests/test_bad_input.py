@@ -62,7 +62,7 @@ CASES = {
     ),
     "wrong type": (
         ("lp: 7}", "lp: seven}"),
-        ":17:40: error: wrong type: got str 'seven' (expected a whole number)",
+        ":17:40: error: wrong type: got text 'seven' (expected a whole number)",
     ),
     "unknown game": (
         ("game: monster-rancher-bc2", "game: monster-rancher-bc3"),
@@ -98,12 +98,12 @@ CASES = {
 REGRESSIONS = {
     "an action expected to be legal is refused": (
         ("hand: [Jab]", "hand: []"),
-        "line 15: after action 1: actions[0].reject.reason: expected nothing, got 'card-not-in-hand' "
+        "line 15: after action 1: actions[0].reject.reason: expected nothing, got card-not-in-hand "
         "(refused: Jab is not in A's hand)",
     ),
     "an expected monster is not there": (
         ("Golem: {lp: 7}", "Gollem: {lp: 7}"),
-        "line 17: final outcome: players.B.monsters.Gollem: expected {'lp': 7}, got nothing "
+        "line 17: final outcome: players.B.monsters.Gollem: expected {lp: 7}, got nothing "
         "(no fact 'Gollem' here (did you mean 'Golem'?); there are: Golem)",
     ),
 }
@@ -206,3 +206,59 @@ def test_no_traceback_from_the_real_command(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert "Traceback" not in run.stdout + run.stderr
     assert not (tmp_path / "pwned").exists()
+
+
+HOSTILE_VALUES = {
+    "an alias to the mapping that contains it": (
+        ("  players:\n", "  players: &loop\n"),
+        ("      monsters: [{name: Golem, attribute: Ground, lp: 10}]\n",
+         "      monsters: [{name: Golem, attribute: Ground, lp: 10}]\n    again: *loop\n"),
+        "an alias refers to a mapping or list that contains it",
+    ),
+    "a whole number thousands of digits long": (
+        ("lp: 7}", "lp: " + "9" * 5000 + "}"),
+        None,
+        "a whole number written with 5000 characters, more than the 100 allowed",
+    ),
+    "a list far over its limit, shown cut with its length": (
+        ("monsters: [{name: Pixie, attribute: Air, lp: 10}]",
+         "monsters: [" + ", ".join(f"{{name: P{i}, attribute: Air, lp: 10}}" for i in range(1000)) + "]"),
+        None,
+        "1000 items, more than the 3 allowed",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE_VALUES, ids=list(HOSTILE_VALUES))
+def test_hostile_values_get_a_located_message_not_a_traceback(case: str, tmp_path: Path, capsys) -> None:
+    first, second, message = HOSTILE_VALUES[case]
+    text = GOOD.format(id="hostile")
+    for change in filter(None, (first, second)):
+        assert change[0] in text
+        text = text.replace(*change)
+    code, output = check(capsys, write(tmp_path, "hostile.yaml", text))
+    assert code == 2 and "Traceback" not in output
+    assert message in error_line(output)
+    assert len(error_line(output)) < 400  # a long value is cut, never printed whole
+
+
+def test_every_independent_problem_of_a_file_is_reported_at_once(tmp_path: Path, capsys) -> None:
+    text = (GOOD.format(id="many").replace("title: A 3-damage move on Golem", "titel: A 3-damage move")
+            .replace("lp: 10}]\n    B", "lp: ten}]\n    B").replace("lp: 7}", "lp: true}"))
+    code, output = check(capsys, write(tmp_path, "many.yaml", text))
+    assert code == 2
+    lines = output.splitlines()
+    assert "unknown key 'titel'" in lines[0]
+    problems = [line.strip() for line in lines[1:-1]]
+    assert [p.split(": error: ")[1] for p in problems] == [
+        "wrong type: got text 'ten' (expected a whole number)",
+        "wrong type: got true (expected a whole number)",
+    ]
+    assert all(p.startswith(f"{tmp_path / 'many.yaml'}:") for p in problems)
+
+
+def test_a_folder_with_no_scenario_is_bad_input(tmp_path: Path, capsys) -> None:
+    (tmp_path / "empty").mkdir()
+    code, output = check(capsys, tmp_path / "empty")
+    assert code == 2
+    assert "no scenario found in" in output and "0 passed" not in output

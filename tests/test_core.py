@@ -237,7 +237,7 @@ def test_an_action_refused_against_expectation_is_a_fail_naming_the_reason(toy: 
     [result] = toy.check([path])
     assert result.verdict == "fail" and exit_code([result]) == 1
     text = "\n".join(report.details(result))
-    assert "actions[2].reject.reason: expected nothing, got 'not-in-hand' (refused: Shield is not in B's hand)" in text
+    assert "actions[2].reject.reason: expected nothing, got not-in-hand (refused: Shield is not in B's hand)" in text
     assert "line 12: after action 3:" in text  # the action's line in the file
 
 
@@ -247,7 +247,7 @@ def test_an_expected_fact_the_engine_no_longer_produces_is_a_fail() -> None:
     actual = {"players": {"B": {"monsters": {"Mocchi": {"lp": 7}, "Golem": {"lp": 20}}}}}
     [mismatch] = compare(expected, actual, at=("expect",))
     assert mismatch.render() == (
-        "players.B.monsters.Mochi: expected {'lp': 7}, got nothing "
+        "players.B.monsters.Mochi: expected {lp: 7}, got nothing "
         "(no fact 'Mochi' here (did you mean 'Mocchi'?); there are: Mocchi, Golem)"
     )
     assert mismatch.at == ("expect", "players", "B", "monsters", "Mochi")

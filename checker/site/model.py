@@ -11,6 +11,7 @@ import networkx as nx
 
 from checker import suite
 from checker.citations import demonstrated, uncited
+from checker.errors import InputError
 from checker.game import Game
 from checker.readings import Exploration, explore_each
 from checker.runner import RunResult
@@ -118,7 +119,10 @@ class SiteModel:
 
 
 def build_model(scenario_root: Path) -> SiteModel:
-    loaded = suite.load_many(suite.scenario_files([scenario_root])) if scenario_root.exists() else []
+    try:
+        loaded = suite.load_many(suite.scenario_files([scenario_root]))
+    except InputError:  # no scenario yet: the site still shows the games, their rulings and procedures
+        loaded = []
     results = [suite.run_one(item) for item in loaded]
     views: dict[str, GameView] = {}
     for game_id, game in suite.games().items():
