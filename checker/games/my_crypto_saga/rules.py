@@ -49,6 +49,7 @@ vocabulary.reasons(
 
 # Ambiguous rulings: each is a named switch; the readings are in rulings.yaml.
 DEALT_CARD_REUSE = "mcs.amb.dealt-card-reuse"
+NUMBER_CHANGE_LASTS = "mcs.amb.number-change-lasts"
 LIGHT_WITH_THREE = "mcs.amb.light-with-three"
 SEVERAL_WINNERS = "mcs.amb.several-winners"
 NO_WINNER = "mcs.amb.no-winner"
@@ -167,7 +168,7 @@ def deal_hands(context: Context, state: State, action: Mapping[str, Any]) -> Non
             if card_id in player.dealt and context.read(DEALT_CARD_REUSE, "later-games"):
                 raise context.reject("card-already-dealt", f"{card_id} was dealt in an earlier game of this battle",
                                      "mcs.overview.deal", involves=[mechanic("deal")])
-        end_number_changes(context, state, player, state.game - 1)
+        end_number_changes(context, state, player, state.game - 1, battle_over=False)
         player.hand = list(hands[seat])
         player.dealt += hands[seat]
         player.escaped, player.bonus_next, player.played = False, 0, {}
@@ -177,11 +178,19 @@ def deal_hands(context: Context, state: State, action: Mapping[str, Any]) -> Non
                  involves=[mechanic("deal")])
 
 
-def end_number_changes(context: Context, state: State, player: Player, game: int) -> None:
-    """The Numbers a game's skills and boosts changed belong to the cards as played; the cards keep their own."""
+def end_number_changes(context: Context, state: State, player: Player, game: int, *, battle_over: bool) -> None:
+    """The Numbers a game's skills and boosts changed end with the game, or with the battle (an ambiguous ruling)."""
     changed = [(played, state.cards[played.card]) for played in player.played.values()
-               if played.number != state.cards[played.card].number]
-    if changed:
+               if played.number != state.cards[played.card].current_number]
+    if changed and not battle_over and context.read(NUMBER_CHANGE_LASTS, "until-the-battle-ends"):
+        for played, card in changed:
+            card.kept_change = played.number - card.number
+        context.note(NUMBER_CHANGE_LASTS, f"Game {game}'s changes to {player.seat}'s Numbers last until the battle ends: "
+                     + ", ".join(f"{card.id}, played at {played.number}, keeps that Number" for played, card in changed),
+                     involves=[card_entity(card) for _, card in changed])
+    elif changed:
+        for _, card in changed:
+            card.kept_change = 0
         context.note("mcs.card.number-temporary", f"Game {game}'s changes to {player.seat}'s Numbers were temporary: "
                      + ", ".join(f"{card.id}, played at {played.number}, keeps its Number {card.number}"
                                  for played, card in changed),
@@ -214,8 +223,8 @@ def select_card(context: Context, state: State, action: Mapping[str, Any], playe
         if not player.disconnected:
             context.note("mcs.flow.select-time", f"{player.seat} selects no card within the {SELECT_SECONDS} seconds",
                          involves=[mechanic("timeout")])
-        lowest = min(state.cards[c].number for c in player.hand)
-        card_id = next(c for c in player.hand if state.cards[c].number == lowest)
+        lowest = min(state.cards[c].current_number for c in player.hand)
+        card_id = next(c for c in player.hand if state.cards[c].current_number == lowest)
         context.note("mcs.timeout.card", f"{player.seat} times out: the lowest Number in hand, leftmost first, is {card_id} "
                      f"({lowest})", involves=[mechanic("timeout")])
     else:
@@ -224,6 +233,12 @@ def select_card(context: Context, state: State, action: Mapping[str, Any], playe
             raise context.reject("card-not-in-hand", f"{card_id} is not in {player.seat}'s hand", "mcs.game.play-a-card")
     player.hand.remove(card_id)
     return state.cards[card_id]
+
+
+def note_kept_change(context: Context, card: Card) -> None:
+    if card.kept_change:
+        context.note(NUMBER_CHANGE_LASTS, f"{card.id} is played at {card.current_number}: its Number {card.number} "
+                     f"{card.kept_change:+d} kept from an earlier game of the battle", involves=[card_entity(card)])
 
 
 @vocabulary.action("disconnect", "A player is disconnected; from now on their actions are chosen as on a timeout.",
@@ -265,8 +280,9 @@ def pre_round(context: Context, state: State, action: Mapping[str, Any]) -> None
 def pre_round_select(context: Context, state: State, action: Mapping[str, Any]) -> None:
     for player in state.in_game():
         card = select_card(context, state, action, player)
-        player.played["pre-round"] = Played(card.id, card.number, card.element)
-        context.note("mcs.flow.pre-round-number", f"{player.seat} plays {card.id} ({card.card_type}, {card.number}) in the "
+        note_kept_change(context, card)
+        player.played["pre-round"] = Played(card.id, card.current_number, card.element)
+        context.note("mcs.flow.pre-round-number", f"{player.seat} plays {card.id} ({card.card_type}, {card.current_number}) in the "
                      "Pre-Round: its Number will not count, its skill will", involves=[card_entity(card)])
 
 
@@ -341,10 +357,11 @@ def round_2_follows(state: State) -> bool:
 def round_select(context: Context, state: State, action: Mapping[str, Any]) -> None:
     for player in state.in_game():
         card = select_card(context, state, action, player)
-        number = card.number + player.bonus_next
+        note_kept_change(context, card)
+        number = card.current_number + player.bonus_next
         if player.bonus_next:
             context.note("mcs.flow.skill-activation", f"{card.id} gets the +{player.bonus_next} a skill gave {player.seat}'s "
-                         f"next card: {card.number} + {player.bonus_next} = {number}", involves=[card_entity(card)])
+                         f"next card: {card.current_number} + {player.bonus_next} = {number}", involves=[card_entity(card)])
             player.bonus_next = 0
         player.played[state.stage] = Played(card.id, number, card.element)
         context.note("mcs.game.play-a-card", f"{player.seat} plays {card.id} ({card.card_type}, {number})",
@@ -635,7 +652,7 @@ def ranking(context: Context, state: State, action: Mapping[str, Any]) -> None:
     state.ranking = {"earned": earned, "order": order}
     context.note("mcs.ranking.three-games", f"{GAMES_PER_BATTLE} games played: the battle is over", involves=[mechanic("ranking")])
     for player in state.players.values():
-        end_number_changes(context, state, player, state.game)
+        end_number_changes(context, state, player, state.game, battle_over=True)
     context.note("mcs.overview.ranking", "Ranked by the KP earned in the three games: "
                  + ", ".join(f"{s} {earned[s]:+d} KP" for s in order), involves=[mechanic("ranking")])
 

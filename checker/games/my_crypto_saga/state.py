@@ -33,10 +33,16 @@ class Card:
     number: int
     element: str
     kp: int
+    kept_change: int = 0  # a Number change the card keeps from an earlier game of the battle
 
     @property
     def card_type(self) -> str:
         return f"{self.element} {self.kami}"
+
+    @property
+    def current_number(self) -> int:
+        """The Number the card is played at: its own, with any change it keeps from an earlier game."""
+        return self.number + self.kept_change
 
 
 @dataclass
