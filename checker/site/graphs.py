@@ -96,7 +96,10 @@ def cytoscape(
         for node in sorted(graph)
     ]
     edges = []
-    for a, b, data in sorted(graph.edges(data=True)):
+    # An undirected edge is written from its smaller end: the order networkx yields the two ends
+    # in depends on how a subgraph was taken, and the page must not.
+    ends = sorted((min(a, b), max(a, b), data) for a, b, data in graph.edges(data=True))
+    for a, b, data in ends:
         interaction: Interaction = data["interaction"]
         edges.append({"data": {
             "id": f"{_node_id(a)}--{_node_id(b)}", "source": _node_id(a), "target": _node_id(b),
