@@ -33,6 +33,8 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check scenario files or folders; one line per scenario")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    # Each JSON result also gives its game and outcome: what `checker diff` reads from the checker of another revision.
+    check.add_argument("--with-outcomes", action="store_true", help=argparse.SUPPRESS)
 
     explain = commands.add_parser("explain", help="the outcome and the full trace of one scenario or question")
     explain.add_argument("file", metavar="FILE")
@@ -66,7 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check(args: argparse.Namespace) -> int:
     results = suite.check(args.paths)
     if args.format == "json":
-        print(json.dumps({"summary": report.summary(results), "results": [report.result_json(r) for r in results]}, indent=2))
+        data = [report.result_json(r, with_outcome=args.with_outcomes) for r in results]
+        print(json.dumps({"summary": report.summary(results), "results": data}, indent=2))
     else:
         for result in results:
             note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
