@@ -1,8 +1,8 @@
 """The ``checker`` command line.
 
-Exit codes: 0 every scenario passes (or is answered), 1 any fails, 2 any input
-is invalid. Invalid input gets one message with file, line and column, never a
-traceback.
+Exit codes: 0 every scenario passes (or is answered), 1 any fails (for
+``diff``: any verdict or answer changed), 2 any input is invalid. Invalid input
+gets one message with file, line and column, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ import argparse
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
-from checker import report, suite
+from checker import diff_format, gitrev, report, snapshot, suite
+from checker.diff import Diff, diff
 from checker.errors import InputError
 from checker.readings import explore
 from checker.runner import RunResult
@@ -33,6 +35,8 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check scenario files or folders; one line per scenario")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    # Each JSON result also gives its game and outcome: what `checker diff` reads from the checker of another revision.
+    check.add_argument("--with-outcomes", action="store_true", help=argparse.SUPPRESS)
 
     explain = commands.add_parser("explain", help="the outcome and the full trace of one scenario or question")
     explain.add_argument("file", metavar="FILE")
@@ -40,6 +44,13 @@ def _parser() -> argparse.ArgumentParser:
 
     readings = commands.add_parser("readings", help="the outcome under every reading of the ambiguous rulings it touches")
     readings.add_argument("file", metavar="FILE")
+
+    compare = commands.add_parser(
+        "diff", help="what an engine change did: every scenario at a git revision and in the working tree, compared"
+    )
+    compare.add_argument("revision", nargs="?", metavar="REV", help="the revision to compare with (default: the merge base with main)")
+    compare.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: the repository's scenarios)")
+    compare.add_argument("--format", choices=("text", "markdown", "json"), default="text")
 
     schema = commands.add_parser("schema", help="write (or --check) the published JSON Schema of the scenario format")
     schema.add_argument("--output", default=str(SCHEMA_PATH), metavar="FILE")
@@ -50,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        code = {"check": _check, "explain": _explain, "readings": _readings, "schema": _schema}[args.command](args)
+        code = {"check": _check, "explain": _explain, "readings": _readings, "diff": _diff, "schema": _schema}[args.command](args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
         return code
     except InputError as error:
@@ -66,7 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check(args: argparse.Namespace) -> int:
     results = suite.check(args.paths)
     if args.format == "json":
-        print(json.dumps({"summary": report.summary(results), "results": [report.result_json(r) for r in results]}, indent=2))
+        data = [report.result_json(r, with_outcome=args.with_outcomes) for r in results]
+        print(json.dumps({"summary": report.summary(results), "results": data}, indent=2))
     else:
         for result in results:
             note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
@@ -98,6 +110,34 @@ def _readings(args: argparse.Namespace) -> int:
         return 2
     print(report.exploration_text(explore(item, suite.games()[item.game])))
     return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    result = _compare(Path.cwd(), args.revision, args.paths)
+    if args.format == "json":
+        print(json.dumps(diff_format.as_json(result), indent=2))
+    else:
+        print(diff_format.markdown(result) if args.format == "markdown" else diff_format.text(result))
+    return 1 if result.changed else 0
+
+
+def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
+    """Every scenario under ``paths`` by the checker of ``revision`` and by the working tree's, side by side."""
+    root = gitrev.repository_root(here)
+    try:
+        base = gitrev.resolve(root, revision)
+    except InputError as error:
+        if revision is not None and (here / revision).exists():
+            raise InputError(error.message, expected=f"a revision before the paths: checker diff main {revision}") from None
+        raise
+    relative = gitrev.relative_paths(root, here, paths) if paths else ["scenarios"]
+    with gitrev.checked_out(root, base) as tree, ThreadPoolExecutor(max_workers=2) as pool:
+        for path, shown in zip(relative, paths or relative, strict=True):
+            if not (tree / path).exists() and not (root / path).exists():
+                raise InputError(f"no such file or folder: {shown}", expected="a scenario file or a folder of them")
+        before = pool.submit(snapshot.observe, tree, relative, f"{base.label} ({base.short})")
+        after = pool.submit(snapshot.observe, root, relative, diff_format.AFTER)
+        return diff(base, before.result(), after.result())
 
 
 def _schema(args: argparse.Namespace) -> int:

@@ -65,11 +65,20 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") ->
     return []
 
 
-def flatten(facts: Any, prefix: str = "") -> dict[str, Any]:
-    """Every leaf fact by its dotted path (lists are leaves)."""
+def flatten(facts: Any, prefix: str = "", *, into_lists: bool = False) -> dict[str, Any]:
+    """Every leaf fact by its dotted path.
+
+    Lists are leaves, unless ``into_lists``: then a list holding mappings is opened
+    item by item, named ``name[index]`` as :func:`compare` names them.
+    """
     if isinstance(facts, Mapping) and (facts or not prefix):
         flat: dict[str, Any] = {}
         for key, value in facts.items():
-            flat.update(flatten(value, f"{prefix}.{key}" if prefix else str(key)))
+            flat.update(flatten(value, f"{prefix}.{key}" if prefix else str(key), into_lists=into_lists))
+        return flat
+    if into_lists and isinstance(facts, list) and any(isinstance(item, Mapping) for item in facts):
+        flat = {}
+        for index, item in enumerate(facts):
+            flat.update(flatten(item, f"{prefix}[{index}]", into_lists=True))
         return flat
     return {prefix: facts}

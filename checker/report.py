@@ -129,7 +129,8 @@ def summary(results: list[RunResult]) -> str:
     )
 
 
-def result_json(result: RunResult, *, with_trace: bool = False) -> dict[str, Any]:
+def result_json(result: RunResult, *, with_trace: bool = False, with_outcome: bool = False) -> dict[str, Any]:
+    """One result for machines; ``with_outcome`` adds the game and the outcome facts (what ``checker diff`` reads)."""
     data: dict[str, Any] = {
         "id": result.id,
         "path": result.path,
@@ -146,8 +147,10 @@ def result_json(result: RunResult, *, with_trace: bool = False) -> dict[str, Any
         data["error"] = {"file": result.path, "message": result.crash.rstrip().splitlines()[-1], "internal": True,
                          "traceback": result.crash}
     data["cited"] = list(result.cited)
-    if with_trace:
+    if with_outcome or with_trace:
+        data["game"] = result.scenario.game if result.scenario else None
         data["outcome"] = result.outcome
+    if with_trace:
         data["trace"] = [step.to_json() for step in result.trace]
     return data
 
