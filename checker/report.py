@@ -10,7 +10,7 @@ from checker.catalogue import Catalogue
 from checker.citations import uncited
 from checker.compare import Mismatch, flatten
 from checker.readings import Exploration
-from checker.runner import SETUP, RunResult
+from checker.runner import RunResult, refused_what
 from checker.trace import TraceStep
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "question": "ANSWER", "invalid": "INVALID", "error": "ERROR"}
@@ -90,7 +90,7 @@ def explain(result: RunResult) -> str:
     parts = [f"{result.scenario.id}: {result.scenario.title}", f"verdict: {LABELS[result.verdict]}"]
     parts += details(result)
     for index, rejection in sorted(result.rejections.items()):
-        parts.append(f"{_refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
+        parts.append(f"{refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
     if result.readings:
         parts.append("readings of ambiguous rulings used: " + ", ".join(f"{r}={n}" for r, n in result.readings.items()))
     parts.append("trace:")
@@ -98,10 +98,6 @@ def explain(result: RunResult) -> str:
     parts.append("outcome:")
     parts.append("  " + outcome_text(result.outcome).replace("\n", "\n  "))
     return "\n".join(parts)
-
-
-def _refused_what(index: int) -> str:
-    return "the initial state" if index == SETUP else f"action {index + 1}"
 
 
 def summary(results: list[RunResult]) -> str:
@@ -152,7 +148,7 @@ def exploration_text(exploration: Exploration) -> str:
         pins = ", ".join(f"{r}={n}" for r, n in branch.readings.items())
         lines.append(f"- under {pins}: {LABELS[branch.result.verdict]}")
         for index, rejection in sorted(branch.result.rejections.items()):
-            lines.append(f"    {_refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
+            lines.append(f"    {refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
         for label, mismatch in branch.result.mismatches:
             lines.append(f"    {label}: {mismatch.render()}")
         for key in differing:
