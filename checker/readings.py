@@ -77,11 +77,18 @@ def explore_each(scenario: Scenario, game: Game) -> Exploration:
     return Exploration(tuple(branches))
 
 
-def _branches(scenario: Scenario, game: Game, pins: dict[str, str]) -> Iterator[Branch]:
-    result = run(scenario, game, pins)
+def _branches(scenario: Scenario, game: Game, pins: dict[str, str], result: RunResult | None = None) -> Iterator[Branch]:
+    """The leaves below ``pins``; ``result`` is the run under ``pins`` when the caller already has it.
+
+    A run already consults the first free ruling under some reading, so the branch that
+    pins that same reading reuses it: one run per combination of readings, no more.
+    """
+    if result is None:
+        result = run(scenario, game, pins)
     free = [ruling for ruling in result.readings if ruling not in pins]
     if not free:
         yield Branch(dict(result.readings), result)
         return
     for name in game.catalogue[free[0]].reading_names:
-        yield from _branches(scenario, game, {**pins, free[0]: name})
+        same = name == result.readings[free[0]]
+        yield from _branches(scenario, game, {**pins, free[0]: name}, result if same else None)
