@@ -18,7 +18,7 @@ from typing import Sequence
 from checker import diff_format, gitrev, report, snapshot, suite
 from checker.diff import Diff, diff
 from checker.errors import InputError
-from checker.readings import explore
+from checker.readings import survey
 from checker.runner import RunResult
 from checker.schema import published_text
 
@@ -42,8 +42,12 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("file", metavar="FILE")
     explain.add_argument("--format", choices=("text", "json"), default="text")
 
-    readings = commands.add_parser("readings", help="the outcome under every reading of the ambiguous rulings it touches")
+    readings = commands.add_parser(
+        "readings", help="whether the readings of the ambiguous rulings it touches change what the file asserts"
+    )
     readings.add_argument("file", metavar="FILE")
+    readings.add_argument("--vary-pinned", action="store_true", help="vary the readings the file pins too")
+    readings.add_argument("--verbose", action="store_true", help="also every run's outcome facts that differ")
 
     compare = commands.add_parser(
         "diff", help="what an engine change did: every scenario at a git revision and in the working tree, compared"
@@ -108,7 +112,11 @@ def _readings(args: argparse.Namespace) -> int:
     if isinstance(item, RunResult):
         print(report.headline(item), file=sys.stderr)
         return 2
-    print(report.exploration_text(explore(item, suite.games()[item.game])))
+    found = survey(item, suite.games()[item.game], hold=() if args.vary_pinned else item.readings)
+    if found.own.result.verdict == "invalid":
+        print(report.headline(found.own.result), file=sys.stderr)
+        return 2
+    print(report.readings_text(found, verbose=args.verbose))
     return 0
 
 
