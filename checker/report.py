@@ -77,10 +77,14 @@ class _PlainDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: igno
         return True
 
 
-def yaml_text(data: Any, *, flow_leaves: bool = False) -> str:
-    """Data as YAML for people: keys in their order, no aliases; short lists inline if ``flow_leaves``."""
+def yaml_text(data: Any, *, flow_leaves: bool = False, width: int = 80) -> str:
+    """Data as YAML for people: keys in their order, no aliases; short lists inline if ``flow_leaves``.
+
+    Text longer than ``width`` is folded onto further lines.
+    """
     return yaml.dump(
-        data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None if flow_leaves else False
+        data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None if flow_leaves else False,
+        width=width,
     )
 
 
