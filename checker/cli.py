@@ -67,6 +67,17 @@ def _parser() -> argparse.ArgumentParser:
     facts = commands.add_parser("facts", help="every fact a scenario of GAME can assert, and what its initial state inherits")
     facts.add_argument("game", metavar="GAME")
 
+    disputes = commands.add_parser(
+        "disputes", help="search a game for small scenarios whose outcome changes with one ambiguous ruling's reading"
+    )
+    disputes.add_argument("--find", required=True, metavar="GAME", help="the game to search")
+    disputes.add_argument("--budget", type=_seconds, default=60.0, metavar="SECONDS",
+                          help="wall-clock time for the whole search, shared by the rulings (default 60)")
+    disputes.add_argument("--out", metavar="DIR", help="where candidates are written (default candidates/GAME)")
+    disputes.add_argument("--seed", type=int, metavar="N", help="a fixed seed: the same search finds the same candidates")
+    disputes.add_argument("--scenarios", default="scenarios", metavar="DIR",
+                          help="the suite whose gaps are reported (default scenarios; DIR/GAME when it exists)")
+
     schema = commands.add_parser("schema", help="write (or --check) the published JSON Schema of the scenario format")
     schema.add_argument("--output", default=str(SCHEMA_PATH), metavar="FILE")
     schema.add_argument("--check", action="store_true", help="exit 1 if FILE is not up to date")
@@ -77,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         commands = {"check": _check, "explain": _explain, "readings": _readings, "diff": _diff, "new": _new,
-                    "facts": _facts, "schema": _schema}
+                    "facts": _facts, "disputes": _disputes, "schema": _schema}
         code = commands[args.command](args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
         return code
@@ -197,6 +208,42 @@ def _new(args: argparse.Namespace) -> int:
 def _facts(args: argparse.Namespace) -> int:
     print(reference.markdown(_game(args.game)), end="")
     return 0
+
+
+def _disputes(args: argparse.Namespace) -> int:
+    # Imported here: Hypothesis and networkx take longer to load than every other command takes to run.
+    from checker import disputes
+    from checker.gaps import gaps
+
+    games = suite.games()
+    if args.find not in games:
+        raise InputError(f"unknown game {args.find!r}{nearest(args.find, games)}", expected=one_of(games))
+    game = games[args.find]
+    source = disputes.generator(game)
+    if source is None:
+        print(f"{game.id} has no scenario generator (a 'generators' module in its package defining scenarios()): "
+              "no search")
+    else:
+        seed = "random seed" if args.seed is None else f"seed {args.seed}"
+        rulings = disputes.ambiguous(game)
+        print(f"Searching {len(rulings)} ambiguous rulings of {game.id} for {args.budget:g} s ({seed}):")
+        folder = Path(args.out) if args.out else Path("candidates") / game.id
+        findings = disputes.find_disputes(game, source, suite.default(), seconds=args.budget, seed=args.seed,
+                                          folder=folder, schema=SCHEMA_PATH)
+        for line in report.findings_lines(findings):
+            print(line)
+    own_folder = Path(args.scenarios) / game.id
+    results = suite.check([own_folder if own_folder.is_dir() else args.scenarios])
+    for line in report.gaps_lines(gaps(game, results)):
+        print(line)
+    return 0
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
 
 
 def _schema(args: argparse.Namespace) -> int:

@@ -264,6 +264,11 @@ class Game:
     def reject_reasons(self) -> tuple[str, ...]:
         return tuple(self.vocabulary.reject_reasons)
 
+    @property
+    def question_kinds(self) -> tuple[str, ...]:
+        """The entity kinds two of which that never interact are an open question."""
+        return tuple(k for k, kind in self.entity_kinds.items() if kind.open_questions)
+
     def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> Any:
         """Build the initial state from the scenario and the game's card catalogue.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import yaml
 
@@ -13,6 +13,10 @@ from checker.errors import InputError
 from checker.readings import Branch, Survey, Variation
 from checker.runner import RunResult, refused_what
 from checker.trace import TraceStep
+
+if TYPE_CHECKING:  # annotations only: both modules build on this one
+    from checker.disputes import Finding
+    from checker.gaps import Gaps
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "question": "ANSWER", "invalid": "INVALID", "error": "ERROR"}
 
@@ -230,4 +234,25 @@ def _every_run(branches: Iterable[Branch]) -> list[str]:
             lines.append(f"    {label}: {mismatch.render()}")
         for key in differing:
             lines.append(f"    {key} = {flat.get(key)!r}")
+    return lines
+
+
+def findings_lines(findings: Iterable[Finding]) -> list[str]:
+    lines = []
+    for finding in findings:
+        if finding.path is None:
+            lines.append(f"  {finding.ruling}: no divergence found in the budget")
+        else:
+            count = f"{finding.actions} action{'' if finding.actions == 1 else 's'}"
+            lines.append(f"  {finding.ruling}: found a minimal scenario ({count}): {finding.path}")
+    return lines
+
+
+def gaps_lines(found: Gaps, shown: int = 10) -> list[str]:
+    """Where disputes may hide, for reviewers: uncited rulings, then the pairs no scenario connects."""
+    lines = [f"Rulings no scenario cites ({len(found.uncited)})" + (": " + ", ".join(found.uncited) if found.uncited else "")]
+    pairs = found.unconnected
+    head = f"Pairs of {', '.join(found.kinds) or 'entities'} no scenario connects ({len(pairs)})"
+    lines.append(head + (f", the {min(shown, len(pairs))} between the most connected:" if pairs else ""))
+    lines += [f"  {a[1]} ({a[0]}) × {b[1]} ({b[0]})" for a, b in pairs[:shown]]
     return lines

@@ -95,7 +95,16 @@ def load_scenario(path: str | Path, games: Mapping[str, Game], validator: Valida
         raise document.locate(error) from None
 
 
-def _build(path: str, document: Document, games: Mapping[str, Game], validator: Validator) -> Scenario:
+def scenario_from_data(data: Any, path: str, games: Mapping[str, Game], validator: Validator | None) -> Scenario:
+    """Plain data as if it were a file's content; errors carry no line (there is no file).
+
+    With no ``validator`` the schema is not checked, only the rulings and readings: for data
+    known to be well formed (a generator's), whose schema check would cost more than a run.
+    """
+    return _build(path, Document(data), games, validator)
+
+
+def _build(path: str, document: Document, games: Mapping[str, Game], validator: Validator | None) -> Scenario:
     data = document.data
     if not isinstance(data, dict):
         raise InputError("a scenario is a mapping of keys", expected="'id:', 'game:', 'title:' ... at the top level")
@@ -111,7 +120,8 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         raise InputError(
             f"unknown game {game_id!r}{nearest(game_id, games)}", path=("game",), expected=one_of(games)
         )
-    errors = _independent(sorted(validator.errors(data), key=lambda e: _order(document, e)))
+    found = validator.errors(data) if validator is not None else []
+    errors = _independent(sorted(found, key=lambda e: _order(document, e)))
     if errors:
         first, *others = errors
         raise first.with_others(others)

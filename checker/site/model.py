@@ -62,7 +62,7 @@ class GameView:
 
     @property
     def question_kinds(self) -> tuple[str, ...]:
-        return tuple(k for k, kind in self.game.entity_kinds.items() if kind.open_questions)
+        return self.game.question_kinds
 
     @property
     def colours(self) -> dict[str, str]:
