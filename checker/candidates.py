@@ -65,13 +65,13 @@ def notes(ruling: str, exploration: Exploration) -> str:
     shown, hidden = changed[:FACTS_IN_NOTES], len(changed) - FACTS_IN_NOTES
     parts = []
     for branch, flat in zip(branches, flats, strict=True):
-        facts = "; ".join(f"{key} = {_value(flat, key)}" for key in shown)
-        parts.append(f"under {branch.readings[ruling]}: {facts}")
-    more = f" ({hidden} more facts differ: run `checker readings` on this file)" if hidden > 0 else ""
+        facts = ", ".join(f"{key} = {_value(flat, key)}" for key in shown)
+        parts.append(f"under {branch.readings[ruling]}, {facts}")
+    more = f" ({hidden} more facts differ: run `checker readings` on this file.)" if hidden > 0 else ""
     return (
         "Found automatically by `checker disputes --find`, then shrunk: review it, and promote it to the scenarios "
         f"folder (with the reading adopted or expectations added) or delete it. What changes with {ruling}: "
-        + ". ".join(parts) + "." + more
+        + "; ".join(parts) + "." + more
     )
 
 

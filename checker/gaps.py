@@ -14,15 +14,15 @@ from checker.trace import Entity
 
 @dataclass(frozen=True)
 class Gaps:
-    uncited: tuple[str, ...]  # rulings (not-testable ones aside) that no passing scenario demonstrates
+    uncited: tuple[str, ...]  # rulings (not-testable ones aside) that no passing scenario or answered question demonstrates
     unconnected: tuple[tuple[Entity, Entity], ...]  # pairs of entities no trace joins, most connected first
     kinds: tuple[str, ...]  # the entity kinds whose pairs count (the game's ``open_questions`` kinds)
 
 
 def gaps(game: Game, results: Iterable[RunResult]) -> Gaps:
-    """The gaps in ``results`` (the game's scenarios run), as the site's coverage page counts them."""
+    """The gaps in ``results`` (the game's scenarios run); unlike coverage, a question's citations count."""
     mine = [r for r in results if r.scenario is not None and r.scenario.game == game.id]
-    shown = covered(mine, game.catalogue)
+    shown = covered(mine, game.catalogue, verdicts=("pass", "question"))
     uncited = tuple(r.id for r in game.catalogue.rulings if r.status != "not-testable" and r.id not in shown)
     pairs = open_questions(interaction_graph(mine, game.catalogue), game.question_kinds)
     return Gaps(uncited, tuple(pairs), game.question_kinds)

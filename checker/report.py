@@ -250,7 +250,7 @@ def findings_lines(findings: Iterable[Finding]) -> list[str]:
 
 def gaps_lines(found: Gaps, shown: int = 10) -> list[str]:
     """Where disputes may hide, for reviewers: uncited rulings, then the pairs no scenario connects."""
-    lines = [f"Rulings no scenario cites ({len(found.uncited)})" + (": " + ", ".join(found.uncited) if found.uncited else "")]
+    lines = [f"Rulings no scenario or question cites ({len(found.uncited)})" + (": " + ", ".join(found.uncited) if found.uncited else "")]
     pairs = found.unconnected
     head = f"Pairs of {', '.join(found.kinds) or 'entities'} no scenario connects ({len(pairs)})"
     lines.append(head + (f", the {min(shown, len(pairs))} between the most connected:" if pairs else ""))
