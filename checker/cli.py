@@ -219,22 +219,24 @@ def _disputes(args: argparse.Namespace) -> int:
     if args.find not in games:
         raise InputError(f"unknown game {args.find!r}{nearest(args.find, games)}", expected=one_of(games))
     game = games[args.find]
+    folder = Path(args.out) if args.out else Path("candidates") / game.id
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{folder} is a file", expected="a folder for the candidates (created if missing)")
+    own_folder = Path(args.scenarios) / game.id
+    files = suite.scenario_files([own_folder if own_folder.is_dir() else args.scenarios])  # refused before the search
     source = disputes.generator(game)
     if source is None:
         print(f"{game.id} has no scenario generator (a 'generators' module in its package defining scenarios()): "
               "no search")
     else:
         seed = "random seed" if args.seed is None else f"seed {args.seed}"
-        rulings = disputes.ambiguous(game)
-        print(f"Searching {len(rulings)} ambiguous rulings of {game.id} for {args.budget:g} s ({seed}):")
-        folder = Path(args.out) if args.out else Path("candidates") / game.id
+        print(f"Searching {len(disputes.ambiguous(game))} ambiguous rulings of {game.id} for {args.budget:g} s ({seed}):",
+              flush=True)
         findings = disputes.find_disputes(game, source, suite.default(), seconds=args.budget, seed=args.seed,
                                           folder=folder, schema=SCHEMA_PATH)
         for line in report.findings_lines(findings):
             print(line)
-    own_folder = Path(args.scenarios) / game.id
-    results = suite.check([own_folder if own_folder.is_dir() else args.scenarios])
-    for line in report.gaps_lines(gaps(game, results)):
+    for line in report.gaps_lines(gaps(game, suite.check(files))):
         print(line)
     return 0
 

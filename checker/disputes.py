@@ -117,7 +117,7 @@ def search(
 
     rng = Random(seed)
     options = settings(
-        max_examples=BATCH, database=None, deadline=None, derandomize=False, verbosity=Verbosity.quiet,
+        max_examples=BATCH, database=None, deadline=None, verbosity=Verbosity.quiet,
         phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck),
     )
     try:
@@ -153,27 +153,37 @@ def find_disputes(
     budget = Budget.of(seconds)
     findings = []
     for index, ruling in enumerate(rulings):
-        def build(data: ScenarioData, ruling: str = ruling, validate: bool = True) -> Scenario:
-            return suite.from_data(candidates.document(game.id, ruling, data), f"<{ruling} candidate>", validate=validate)
-
-        def diverges(data: ScenarioData, ruling: str = ruling) -> bool:
-            """Judged unvalidated (the schema check costs more than the runs), then validated if divergent."""
-            try:
-                return divergence(build(data, validate=False), game, ruling) is not None and bool(build(data))
-            except InputError:  # data the format refuses never counts
-                return False
-
-        found = search(strategy, diverges, deadline=budget.share(len(rulings) - index), seed=seed)
+        found = search(strategy, _judge(game, ruling, suite), deadline=budget.share(len(rulings) - index), seed=seed)
         if found is None:
             findings.append(Finding(ruling))
             continue
-        exploration = divergence(build(found), game, ruling)
+        exploration = divergence(_question(game, ruling, suite, found), game, ruling)
         assert exploration is not None  # the search judged it divergent
         doc = candidates.document(game.id, ruling, found, candidates.notes(ruling, exploration))
         path = candidates.write(doc, folder, schema)
         _verify(path, game, ruling, suite)
         findings.append(Finding(ruling, path, len(found["actions"])))
     return findings
+
+
+def _question(game: Game, ruling: str, suite: Suite, data: ScenarioData, *, validate: bool = True) -> Scenario:
+    return suite.from_data(candidates.document(game.id, ruling, data), f"<{ruling} candidate>", validate=validate)
+
+
+def _judge(game: Game, ruling: str, suite: Suite) -> Callable[[ScenarioData], bool]:
+    """Whether data diverges on ``ruling``: judged unvalidated (the schema check costs more than the runs),
+    then checked against the schema when it does; data the format refuses never counts."""
+
+    def diverges(data: ScenarioData) -> bool:
+        try:
+            if divergence(_question(game, ruling, suite, data, validate=False), game, ruling) is None:
+                return False
+            _question(game, ruling, suite, data)
+            return True
+        except InputError:
+            return False
+
+    return diverges
 
 
 def _verify(path: Path, game: Game, ruling: str, suite: Suite) -> None:
