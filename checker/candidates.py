@@ -11,22 +11,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any, Mapping
 
-from checker.compare import differing, flatten
-from checker.readings import Branch, Exploration
+from checker.compare import shown
+from checker.readings import Variation
 from checker.report import yaml_text
-from checker.runner import SETUP
-from checker.scenario import MODELINE
+from checker.scenario import MODELINE, schema_reference
 
 #: Scenario data: ``initial``, ``cards`` (optional) and ``actions``, as a scenario file writes them.
 ScenarioData = dict[str, Any]
 #: Differing facts named in a candidate's notes, per reading; the file itself shows the rest.
 FACTS_IN_NOTES = 6
-REFUSED = "refused: "
+#: How :attr:`checker.readings.Branch.asserted` labels a question's outcome facts; the notes leave it out.
+FINAL = "final outcome: "
 
 
 def canonical(data: Mapping[str, Any]) -> str:
@@ -57,37 +56,22 @@ def document(game_id: str, ruling: str, data: ScenarioData, notes: str = "") -> 
     return doc
 
 
-def notes(ruling: str, exploration: Exploration) -> str:
-    """What changes with the ruling's reading: the refusals and the outcome facts that differ."""
-    branches = exploration.varying(ruling, exploration.branches[0].readings)
-    flats = [_seen(branch) for branch in branches]
-    changed = sorted(differing(flats), key=lambda key: key.count("."))  # the broad facts first
-    shown, hidden = changed[:FACTS_IN_NOTES], len(changed) - FACTS_IN_NOTES
-    parts = []
-    for branch, flat in zip(branches, flats, strict=True):
-        facts = ", ".join(f"{key} = {_value(flat, key)}" for key in shown)
-        parts.append(f"under {branch.readings[ruling]}, {facts}")
-    more = f" ({hidden} more facts differ: run `checker readings` on this file.)" if hidden > 0 else ""
+def notes(variation: Variation) -> str:
+    """What changes with the ruling's reading: the refusals and the outcome facts that differ, the broad ones first."""
+    ruling = variation.ruling
+    changed = sorted(variation.differing(), key=lambda key: key.count("."))
+    listed, more = changed[:FACTS_IN_NOTES], len(changed) - FACTS_IN_NOTES
+    parts = [
+        f"under {branch.readings[ruling]}, "
+        + ", ".join(f"{key.removeprefix(FINAL)} = {shown(branch.asserted.get(key))}" for key in listed)
+        for branch in variation.branches
+    ]
+    rest = f" ({more} more facts differ: run `checker readings` on this file.)" if more > 0 else ""
     return (
         "Found automatically by `checker disputes --find`, then shrunk: review it, and promote it to the scenarios "
         f"folder (with the reading adopted or expectations added) or delete it. What changes with {ruling}: "
-        + "; ".join(parts) + "." + more
+        + "; ".join(parts) + "." + rest
     )
-
-
-def _value(flat: Mapping[str, Any], key: str) -> str:
-    if key in flat:
-        return json.dumps(flat[key], ensure_ascii=False)
-    return "no" if key.startswith(REFUSED) else "nothing"
-
-
-def _seen(branch: Branch) -> dict[str, Any]:
-    """What a player sees of one run: its outcome facts and which actions were refused (and why)."""
-    refused = {
-        REFUSED + ("initial state" if index == SETUP else f"action {index + 1}"): rejection.reason
-        for index, rejection in branch.result.rejections.items()
-    }
-    return {**flatten(branch.result.outcome), **refused}
 
 
 def text(doc: Mapping[str, Any], schema_ref: str) -> str:
@@ -98,6 +82,5 @@ def write(doc: Mapping[str, Any], folder: Path, schema: Path) -> Path:
     """Write the candidate into ``folder`` (created if needed), its modeline pointing at ``schema``."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{doc['id']}.yaml"
-    reference = Path(os.path.relpath(schema.resolve(), folder.resolve())).as_posix()
-    path.write_text(text(doc, reference), encoding="utf-8")
+    path.write_text(text(doc, schema_reference(schema, folder)), encoding="utf-8")
     return path

@@ -21,7 +21,7 @@ from checker.errors import InputError
 from checker.game import Game
 from checker.readings import survey
 from checker.runner import RunResult
-from checker.scenario import Scenario
+from checker.scenario import Scenario, schema_reference
 from checker.schema import nearest, one_of, published_text
 
 SCHEMA_PATH = Path("schema") / "scenario.schema.json"
@@ -195,7 +195,7 @@ def _new(args: argparse.Namespace) -> int:
     taken = skeleton.known_ids(path for folder in folders for path in suite.scenario_files([folder]))
     schema_ref = skeleton.DEFAULT_SCHEMA_REF
     if target is not None:
-        schema_ref = Path(os.path.relpath(SCHEMA_PATH.resolve(), target.parent.resolve())).as_posix()
+        schema_ref = schema_reference(SCHEMA_PATH, target.parent)
     text = skeleton.skeleton(game, question=args.question, source=source, taken=taken, schema_ref=schema_ref)
     if target is None:
         print(text, end="")
@@ -215,10 +215,7 @@ def _disputes(args: argparse.Namespace) -> int:
     from checker import disputes
     from checker.gaps import gaps
 
-    games = suite.games()
-    if args.find not in games:
-        raise InputError(f"unknown game {args.find!r}{nearest(args.find, games)}", expected=one_of(games))
-    game = games[args.find]
+    game = _game(args.find)
     folder = Path(args.out) if args.out else Path("candidates") / game.id
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder} is a file", expected="a folder for the candidates (created if missing)")

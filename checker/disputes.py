@@ -29,7 +29,7 @@ from checker import candidates
 from checker.candidates import ScenarioData, canonical
 from checker.errors import InputError
 from checker.game import Game
-from checker.readings import Exploration, explore_each
+from checker.readings import Variation, explore_each
 from checker.scenario import Scenario
 from checker.suite import Suite
 
@@ -57,15 +57,20 @@ def generator(game: Game) -> ScenarioGenerator | None:
         raise
 
 
-def divergence(scenario: Scenario, game: Game, ruling: str) -> Exploration | None:
+def divergence(scenario: Scenario, game: Game, ruling: str) -> Variation | None:
     """The runs showing that ``ruling``'s reading alone changes what a player sees, or ``None``.
 
-    Every run must be answered (no invalid data, no crash): a crash is a bug, not a dispute.
+    What a player sees of a question is its whole answer: every outcome fact and every
+    refusal. Every run must be answered (no invalid data, no crash): a crash is a bug, not
+    a dispute.
     """
     exploration = explore_each(scenario, game, only=(ruling,))
+    own, *others = exploration.branches
     if any(branch.result.verdict != "question" for branch in exploration.branches):
         return None
-    return exploration if exploration.depends_on(ruling, exploration.branches[0].readings) else None
+    if not exploration.depends_on(ruling, own.readings):
+        return None
+    return Variation(ruling, own, tuple(others))
 
 
 @dataclass(frozen=True)
@@ -157,9 +162,9 @@ def find_disputes(
         if found is None:
             findings.append(Finding(ruling))
             continue
-        exploration = divergence(_question(game, ruling, suite, found), game, ruling)
-        assert exploration is not None  # the search judged it divergent
-        doc = candidates.document(game.id, ruling, found, candidates.notes(ruling, exploration))
+        variation = divergence(_question(game, ruling, suite, found), game, ruling)
+        assert variation is not None  # the search judged it divergent
+        doc = candidates.document(game.id, ruling, found, candidates.notes(variation))
         path = candidates.write(doc, folder, schema)
         _verify(path, game, ruling, suite)
         findings.append(Finding(ruling, path, len(found["actions"])))

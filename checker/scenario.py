@@ -7,6 +7,7 @@ carries the line and column it is about.
 from __future__ import annotations
 
 import datetime
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -17,6 +18,11 @@ from checker.schema import Validator, nearest, one_of
 from checker.yamlsafe import Document, load_file
 
 MODELINE = "# yaml-language-server: $schema="
+
+
+def schema_reference(schema: Path, folder: Path) -> str:
+    """The path a modeline in a file of ``folder`` gives to reach ``schema``."""
+    return Path(os.path.relpath(schema.resolve(), folder.resolve())).as_posix()
 
 
 @dataclass(frozen=True)
