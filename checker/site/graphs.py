@@ -221,14 +221,16 @@ def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str
             data["parent"] = f"phase:{parent.id}"
         nodes.append({"data": data})
         y += PHASE_TITLE + PHASE_PADDING
-        for step in phase.steps:
+        for first, step in enumerate(phase.steps, start=1):
             step_id = f"step:{step.id}"
             title = layout.wrap(step.title, STEP_CHARS, 4)
             height = layout.text_size(title).height + 16
             into = f"only if {_words(step.condition)}" if step.condition else ""
+            # A condition is written just above the arrow's head; into a phase's first step, above the phase's title.
+            room = layout.text_size(layout.wrap(into, 34)).height if into else 0
             if previous is not None:
-                y += STEP_GAP + (layout.text_size(layout.wrap(into, 34)).height if into else 0)
-                edges.append(_flow(previous, step_id, "", into))
+                y += room + PHASE_TITLE + 4 if first == 1 and into else STEP_GAP + room
+                edges.append(_flow(previous, step_id, "rk-condition" if into and first > 1 else "", into))
             positions[step_id] = (0.0, y + height / 2)
             y += height
             nodes.append({"data": {

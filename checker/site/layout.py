@@ -115,7 +115,22 @@ def network_drawings(nodes: Sequence[str], edges: Iterable[tuple[str, str]], box
 def _network(nodes: Sequence[str], edges: list[tuple[str, str]], boxes: dict[str, Box], width: float,
              height: float) -> Drawing:
     positions = _springs(sorted(nodes), edges, width, height)
-    return framed(_separate(positions, boxes, width), boxes)
+    return framed(_close_gaps(_separate(positions, boxes, width), boxes), boxes)
+
+
+def _close_gaps(positions: dict[str, Point], boxes: dict[str, Box], widest: float = 3 * GAP) -> dict[str, Point]:
+    """Empty bands across the picture, taller than ``widest``, closed up to that height."""
+    order = sorted(positions, key=lambda n: (positions[n][1] - boxes[n].top, n))
+    shift, bottom = 0.0, None
+    moved: dict[str, Point] = {}
+    for node in order:
+        x, y = positions[node]
+        top = y - boxes[node].top
+        if bottom is not None and top - bottom > widest:
+            shift += top - bottom - widest
+        bottom = max(bottom if bottom is not None else top, y + boxes[node].bottom)
+        moved[node] = (x, y - shift)
+    return moved
 
 
 def _springs(nodes: list[str], edges: list[tuple[str, str]], width: float, height: float,

@@ -10,7 +10,7 @@
   var FONT = 12;            /* label size at zoom 1 (checker/site/layout.py) */
   var SMALLEST_TEXT = 11;   /* no label starts smaller than this, in CSS pixels */
   var READABLE = SMALLEST_TEXT / FONT;
-  var LARGEST_START = 1.25; /* a small graph is not blown up beyond this */
+  var LARGEST_START = 1.1;  /* a small graph is not blown up beyond this */
   var PADDING = 14;
   var TONES = 8;
   var here = document.currentScript;
@@ -66,10 +66,12 @@
       { selector: "edge.rk-flow[label]", style: { "label": "data(label)", "font-size": FONT, "color": c.text,
         "text-wrap": "wrap", "text-max-width": 400, "text-background-color": c.background, "text-background-opacity": 1,
         "text-background-padding": 2 } },
+      { selector: "edge.rk-condition[label]", style: { "label": "", "target-label": "data(label)", "font-size": FONT,
+        "target-text-offset": function (e) { return 12 + 7.5 * e.data("label").split("\n").length; } } },
       { selector: "edge.rk-return", style: { "line-style": "dashed", "curve-style": "segments", "segment-weights": "0 1",
         "source-endpoint": "outside-to-node", "target-endpoint": "outside-to-node", "text-halign": "right" } },
-      { selector: "edge.rk-loop", style: { "loop-direction": "90deg", "loop-sweep": "-50deg",
-        "control-point-step-size": 60 } },
+      { selector: "edge.rk-loop", style: { "loop-direction": "90deg", "loop-sweep": "-25deg",
+        "control-point-step-size": 100, "text-margin-x": 20 } },
       { selector: ".rk-hidden", style: { "display": "none" } },
       { selector: ".rk-faded", style: { "opacity": 0.15 } }
     ];
@@ -117,7 +119,7 @@
     cy.edges(".rk-return").forEach(function (edge) {
       var lane = edge.data("lane");
       var outside = lane - edge.source().position("x");
-      edge.style({ "segment-distances": [-outside, -outside], "text-margin-x": 8 + edge.data("label").split("\n")
+      edge.style({ "segment-distances": [outside, outside], "text-margin-x": 8 + edge.data("label").split("\n")
         .reduce(function (w, line) { return Math.max(w, line.length); }, 0) * 3.6 });
     });
   }
@@ -128,7 +130,8 @@
     var width = holder.clientWidth;
     var zoom = Math.max(READABLE, Math.min(LARGEST_START, (width - 2 * PADDING) / bounds.w));
     var tallest = Math.max(320, 2.5 * window.innerHeight);
-    holder.style.height = Math.round(Math.min(bounds.h * zoom + 2 * PADDING, tallest)) + "px";
+    /* Room below the picture for the cover's words. */
+    holder.style.height = Math.round(Math.min(bounds.h * zoom + 2 * PADDING + 30, tallest)) + "px";
     cy.resize();
     var left = Math.max(PADDING, (width - bounds.w * zoom) / 2);
     var view = { zoom: zoom, pan: { x: left - bounds.x1 * zoom, y: PADDING - bounds.y1 * zoom } };
