@@ -105,6 +105,7 @@
       layout: { name: "preset", fit: false }, minZoom: 0.2, maxZoom: 3,
       userPanningEnabled: false, userZoomingEnabled: false, boxSelectionEnabled: false, autoungrabify: true
     });
+    cy.elements().panify();  /* nodes never move: a drag that starts on one pans the picture */
     routeReturns(cy);
     holder.rkGraph = cy;
     holder.rkStart = startView(cy, holder);
@@ -289,6 +290,7 @@
         if (next < boxes.length) { draw(boxes[next++]); window.setTimeout(drawNext, 0); return; }
         followScheme(boxes);
         document.documentElement.setAttribute("data-rk-graphs", "drawn");
+        if (window.performance && performance.mark) { performance.mark("rk-graphs-drawn"); }
       })();
     });
   }
