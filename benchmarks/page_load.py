@@ -49,14 +49,14 @@ def heaviest_page(site: Path) -> str:
     return page.parent.relative_to(site).as_posix() + "/" if page.parent != site else ""
 
 
-def measure(browser, url: str, throttle: float) -> dict[str, float]:
+def measure(browser, url: str, throttle: float, marks_graphs: bool) -> dict[str, float]:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.route("**/*", lambda route: route.continue_() if "127.0.0.1" in route.request.url else route.abort())
     client = context.new_cdp_session(page)
     client.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.goto(url, wait_until="load")
-    if page.locator(".rk-graph-box").count():
+    if marks_graphs and page.locator(".rk-graph-box").count():
         page.wait_for_selector("html[data-rk-graphs=drawn]", state="attached", timeout=60_000)
     timings = page.evaluate(TIMINGS)
     context.close()
@@ -89,8 +89,10 @@ def main() -> None:
         print(f"{'page':<58} {'KiB':>8} {'DOM s':>8} {'load s':>8} {'graphs s':>8}")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+            marks_graphs = "rk-graphs-drawn" in (site / "assets" / "rulings.js").read_text(encoding="utf-8")  # older sites do not
             for label, path in pages.items():
-                report(f"{label} (/{path})", [measure(browser, base + path, args.throttle) for _ in range(args.runs)])
+                runs = [measure(browser, base + path, args.throttle, marks_graphs) for _ in range(args.runs)]
+                report(f"{label} (/{path})", runs)
             browser.close()
         server.shutdown()
 
