@@ -13,16 +13,13 @@ graphs being drawn.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import logging
 import os
 import statistics
 import tempfile
-import threading
 from pathlib import Path
 
-from checker.site.build import build_site
+from checker.site.build import build_site, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -32,16 +29,6 @@ TIMINGS = """() => {
     const bytes = performance.getEntriesByType('resource').reduce((sum, r) => sum + r.encodedBodySize, navigation.encodedBodySize);
     return {dom: navigation.domContentLoadedEventEnd, load: navigation.loadEventEnd, drawn: drawn ? drawn.startTime : null, bytes};
 }"""
-
-
-def serve(folder: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/", server
 
 
 def heaviest_page(site: Path) -> str:
