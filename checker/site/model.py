@@ -16,7 +16,7 @@ from checker.game import Game
 from checker.readings import Exploration, explore_each
 from checker.runner import RunResult
 from checker.scenario import Scenario
-from checker.site.graphs import interaction_graph, kind_colours
+from checker.site.graphs import KindStyle, interaction_graph, kind_styles
 from checker.trace import Entity
 
 SAFE_PART = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
@@ -65,8 +65,8 @@ class GameView:
         return self.game.question_kinds
 
     @property
-    def colours(self) -> dict[str, str]:
-        return kind_colours([*self.game.entity_kinds, *sorted({e[0] for e in self.graph} - set(self.game.entity_kinds))])
+    def kind_styles(self) -> dict[str, KindStyle]:
+        return kind_styles([*self.game.entity_kinds, *sorted({e[0] for e in self.graph} - set(self.game.entity_kinds))])
 
     def kind_description(self, kind: str) -> str:
         known = self.game.entity_kinds.get(kind)

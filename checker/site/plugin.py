@@ -42,7 +42,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
 
         if config.nav is not None:
             config.nav[1:1] = [{game.title: f"{game.id}/index.md"} for game in games().values()]
-        config.extra_javascript.extend(c.ExtraScriptValue(path) for path in (*VENDOR, "assets/rulings.js"))
+        config.extra_javascript.append(c.ExtraScriptValue("assets/rulings.js"))  # it loads Cytoscape.js where a page has a graph
         config.extra_css.append("assets/rulings.css")
         return config
 
