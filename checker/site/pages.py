@@ -41,6 +41,8 @@ from checker.trace import Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
 SIDE_BY_SIDE_SHOWN = 3
+ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first,
+PAIR_SEARCH_BOOST = 0.5  # then the pages of the pairs it is in
 DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page  # scenarios compared in full per ambiguous ruling on the disputes page
 
 
@@ -109,19 +111,24 @@ def toc_tokens(html_text: str) -> list[dict[str, Any]]:
     return tokens
 
 
-def markdown_page(title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = ()) -> str:
+def markdown_page(
+    title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1
+) -> str:
     """A page: the escaped title in the meta block, the body as one raw HTML block.
 
     A page of a game is titled with the game too (browser tabs, search results) while its
     heading stays the short title; ``game`` and ``tags`` (the kind of page) become search
-    tags, so a reader can narrow a search to one game or one kind of page.
+    tags, so a reader can narrow a search to one game or one kind of page; ``search_boost``
+    ranks the page above (> 1) or below (< 1) others that match as well.
     """
     lines = [line for line in body if line]
-    meta = {"title": esc(f"{title} · {game}" if game and game not in title else title)}
+    meta: dict[str, Any] = {"title": esc(f"{title} · {game}" if game and game not in title else title)}
     heading = ""
     if game:
         heading = f"<h1>{esc(title)}</h1>\n"
         meta["tags"] = [esc(tag) for tag in (game, *tags)]
+    if search_boost != 1:
+        meta["search"] = {"boost": search_boost}
     front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
     content = with_heading_ids("\n".join(lines))
     return f"---\n{front}---\n\n<div class=\"rk-page\">\n{heading}{content}\n</div>\n"
@@ -552,7 +559,8 @@ def entity_page(view: GameView, entity: Entity) -> str:
     body.append("<h2>Scenarios</h2>")
     body.append(_scenario_list(view, here, scenarios))
     body.append(_open_questions(view, entity))
-    return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind))
+    return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
+                         search_boost=ENTITY_SEARCH_BOOST)
 
 
 def _definition(view: GameView, here: str, entity: Entity) -> str:
@@ -628,7 +636,8 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> str:
         "<ul>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
                          for r in rulings) + "</ul>",
     ]
-    return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",))
+    return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",),
+                         search_boost=PAIR_SEARCH_BOOST)
 
 
 def pair_picker(view: GameView) -> str:
