@@ -282,9 +282,14 @@ def test_pair_lookup_says_no_scenario_yet_and_offers_a_question(sized_tab: Watch
     answer = sized_tab.page.locator(".rk-pair-answer")
     assert "No scenario yet makes Arid Land (ENV) and Shotgun (card) interact" in answer.inner_text()
     assert sized_tab.page.url.endswith(f"/{MR}/")
-    question = answer.locator("code").inner_text()
+    question = answer.locator("code").text_content()
     assert "title: What happens when Arid Land (ENV) meets Shotgun (card)?" in question
     assert '"Arid Land": {"kind": "env"' in question and "expect" not in question.split("#")[0]
+    open_page(sized_tab, site, f"{MR}/entities/env-arid-land/")  # the same question as its open questions give
+    on_entity_page = sized_tab.page.locator(".rk-open-questions details", has_text="× Shotgun (card)").locator("code")
+    assert on_entity_page.text_content() == question
+    open_page(sized_tab, site, f"{MR}/")
+    pick_pair(sized_tab, "Arid Land (ENV)", "Shotgun (card)")
     answer.locator(".rk-copy").click()
     assert answer.locator(".rk-copy").inner_text() == "Copied"
     assert sized_tab.page.evaluate("navigator.clipboard.readText()") == question

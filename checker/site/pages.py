@@ -35,6 +35,7 @@ from checker.site.pairs import (
     meetings,
     question,
     unconnected,
+    yaml_string,
 )
 from checker.scenario import Scenario
 from checker.trace import Entity, TraceStep
@@ -213,7 +214,10 @@ def home(model: SiteModel) -> str:
         f"<ul>{''.join(games)}</ul>",
         f"<p>{a(here, 'coverage.md', 'Coverage')} lists rulings against scenarios and the interactions "
         f"no scenario tests yet; {a(here, 'disputes.md', 'Disputes')} shows ambiguous rulings and "
-        "disputed scenarios with their competing outcomes side by side.</p>",
+        "disputed scenarios with their competing outcomes side by side. Each game page answers "
+        "<i>what happens when X meets Y</i>: pick two entities.</p>",
+        "<p>Search results carry their game and the kind of page as tags: add a game's name or a kind "
+        "(<i>entity</i>, <i>ruling</i>, <i>scenario</i>, <i>pair</i>) to the words you search for to narrow them.</p>",
         "<h2>Reading a scenario</h2>",
         "<p>A scenario page shows the initial state, the actions in order, the expected facts next "
         "to the facts the engine computed (only the listed facts are checked), and the trace. "
@@ -646,7 +650,7 @@ def pair_picker(view: GameView) -> str:
     entities = sorted(view.graph)
     index = {entity: number for number, entity in enumerate(entities)}
     data = {
-        "entities": [{"label": entity_label(e), "kind": e[0], "name": e[1], "url": href(here, view.entity_page(e)),
+        "entities": [{"label": entity_label(e), "kind": e[0], "name": yaml_string(e[1]), "url": href(here, view.entity_page(e)),
                       "slug": view.entity_slugs[e], "card": card_line(view, e)} for e in entities],
         "pairs": {f"{index[x]}-{index[y]}": href(here, view.pair_page(x, y)) for x, y in connected_pairs(view)},
         "questionKinds": list(view.question_kinds),

@@ -105,7 +105,12 @@ def card_line(view: GameView, entity: Entity) -> str | None:
     found = definitions(view, entity)
     if not found:
         return None
-    return f"  {json.dumps(entity[1], ensure_ascii=False)}: {json.dumps(found[0][0], ensure_ascii=False)}"
+    return f"  {yaml_string(entity[1])}: {json.dumps(found[0][0], ensure_ascii=False)}"
+
+
+def yaml_string(text: str) -> str:
+    """A name as a YAML (JSON) string, safe whatever it holds."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def fill_question(template: str, tokens: dict[str, str]) -> str:
@@ -120,7 +125,7 @@ def question_tokens(view: GameView, a: Entity, b: Entity) -> dict[str, str]:
         "id": f"{view.entity_slugs[a]}-meets-{view.entity_slugs[b]}",
         "a": entity_label(a),
         "b": entity_label(b),
-        "tags": json.dumps([a[1], b[1]], ensure_ascii=False),
+        "tags": f"[{yaml_string(a[1])}, {yaml_string(b[1])}]",
         "cards": "cards:\n" + "\n".join(cards) + "\n" if cards else "",
     }
 

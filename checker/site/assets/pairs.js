@@ -20,7 +20,7 @@
     var cards = [a.card, b.card].filter(function (line) { return line; });
     var tokens = {
       id: a.slug + "-meets-" + b.slug, a: a.label, b: b.label,
-      tags: JSON.stringify([a.name, b.name]),
+      tags: "[" + a.name + ", " + b.name + "]",
       cards: cards.length ? "cards:\n" + cards.join("\n") + "\n" : ""
     };
     return Object.keys(tokens).reduce(function (text, token) {
