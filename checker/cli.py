@@ -15,12 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
-from checker import diff_format, gitrev, report, snapshot, suite
+from checker import diff_format, gitrev, reference, report, skeleton, snapshot, suite
 from checker.diff import Diff, diff
 from checker.errors import InputError
-from checker.readings import explore
+from checker.game import Game
+from checker.readings import survey
 from checker.runner import RunResult
-from checker.schema import published_text
+from checker.scenario import Scenario
+from checker.schema import nearest, one_of, published_text
 
 SCHEMA_PATH = Path("schema") / "scenario.schema.json"
 
@@ -42,8 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("file", metavar="FILE")
     explain.add_argument("--format", choices=("text", "json"), default="text")
 
-    readings = commands.add_parser("readings", help="the outcome under every reading of the ambiguous rulings it touches")
+    readings = commands.add_parser(
+        "readings", help="whether the readings of the ambiguous rulings it touches change what the file asserts"
+    )
     readings.add_argument("file", metavar="FILE")
+    readings.add_argument("--vary-pinned", action="store_true", help="vary the readings the file pins too")
+    readings.add_argument("--verbose", action="store_true", help="also every run's outcome facts that differ")
 
     compare = commands.add_parser(
         "diff", help="what an engine change did: every scenario at a git revision and in the working tree, compared"
@@ -51,6 +57,15 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("revision", nargs="?", metavar="REV", help="the revision to compare with (default: the merge base with main)")
     compare.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: the repository's scenarios)")
     compare.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+
+    new = commands.add_parser("new", help="write a skeleton scenario of GAME: a valid question to start a dispute from")
+    new.add_argument("game", metavar="GAME")
+    new.add_argument("--question", action="store_true", help="a plain question: not marked disputed, no expect: template")
+    new.add_argument("--from", dest="source", metavar="FILE", help="start from this scenario's state and actions, dropping its expectations")
+    new.add_argument("--output", metavar="FILE", help="write FILE (never overwriting one) instead of printing")
+
+    facts = commands.add_parser("facts", help="every fact a scenario of GAME can assert, and what its initial state inherits")
+    facts.add_argument("game", metavar="GAME")
 
     schema = commands.add_parser("schema", help="write (or --check) the published JSON Schema of the scenario format")
     schema.add_argument("--output", default=str(SCHEMA_PATH), metavar="FILE")
@@ -61,7 +76,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        code = {"check": _check, "explain": _explain, "readings": _readings, "diff": _diff, "schema": _schema}[args.command](args)
+        commands = {"check": _check, "explain": _explain, "readings": _readings, "diff": _diff, "new": _new,
+                    "facts": _facts, "schema": _schema}
+        code = commands[args.command](args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
         return code
     except InputError as error:
@@ -108,7 +125,11 @@ def _readings(args: argparse.Namespace) -> int:
     if isinstance(item, RunResult):
         print(report.headline(item), file=sys.stderr)
         return 2
-    print(report.exploration_text(explore(item, suite.games()[item.game])))
+    found = survey(item, suite.games()[item.game], hold=() if args.vary_pinned else item.readings)
+    if found.own.result.verdict == "invalid":
+        print(report.headline(found.own.result), file=sys.stderr)
+        return 2
+    print(report.readings_text(found, verbose=args.verbose))
     return 0
 
 
@@ -138,6 +159,44 @@ def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
         before = pool.submit(snapshot.observe, tree, relative, f"{base.label} ({base.short})")
         after = pool.submit(snapshot.observe, root, relative, diff_format.AFTER)
         return diff(base, before.result(), after.result())
+
+
+def _game(game_id: str) -> Game:
+    games = suite.games()
+    if game_id not in games:
+        raise InputError(f"unknown game {game_id!r}{nearest(game_id, games)}", expected=one_of(games))
+    return games[game_id]
+
+
+def _new(args: argparse.Namespace) -> int:
+    game = _game(args.game)
+    source: Scenario | None = None
+    if args.source:
+        [item] = suite.load_many(suite.scenario_files([args.source]))
+        if isinstance(item, RunResult):
+            print(report.headline(item), file=sys.stderr)
+            return 2
+        if item.game != game.id:
+            raise InputError(f"{args.source} is a scenario of {item.game}, not {game.id}", expected=f"a {game.id} scenario after --from")
+        source = item
+    target = Path(args.output) if args.output else None
+    folders = [path for path in (Path("scenarios"), target.parent if target else None) if path and path.is_dir()]
+    taken = skeleton.known_ids(path for folder in folders for path in suite.scenario_files([folder]))
+    schema_ref = skeleton.DEFAULT_SCHEMA_REF
+    if target is not None:
+        schema_ref = Path(os.path.relpath(SCHEMA_PATH.resolve(), target.parent.resolve())).as_posix()
+    text = skeleton.skeleton(game, question=args.question, source=source, taken=taken, schema_ref=schema_ref)
+    if target is None:
+        print(text, end="")
+    else:
+        skeleton.write_new(target, text)
+        print(f"wrote {target}", file=sys.stderr)
+    return 0
+
+
+def _facts(args: argparse.Namespace) -> int:
+    print(reference.markdown(_game(args.game)), end="")
+    return 0
 
 
 def _schema(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ carries the line and column it is about.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -31,6 +32,22 @@ class Action:
 
 
 @dataclass(frozen=True)
+class DisputeRuling:
+    """The ruling made on a disputed scenario (its ``ruling:`` key).
+
+    What was adopted is either readings of the catalogue's ambiguous rulings or, where no
+    reading fits, the outcome in words; the loader checks readings against the catalogue, but
+    cannot check that the reasoning quotes the source faithfully.
+    """
+
+    readings: Mapping[str, str]  # ruling id -> the reading adopted (empty when ``outcome`` is given)
+    outcome: str  # the outcome adopted, in words ('' when ``readings`` are given)
+    reasoning: str
+    date: datetime.date
+    by: str = ""
+
+
+@dataclass(frozen=True)
 class Scenario:
     path: str
     document: Document = field(repr=False)
@@ -48,6 +65,12 @@ class Scenario:
     actions: tuple[Action, ...]
     expect: Mapping[str, Any] | None
     reject: str | None = None  # the reason the game is expected to refuse the initial state
+    ruling: DisputeRuling | None = None  # the ruling made, when the dispute was ruled on
+
+    @property
+    def is_open_dispute(self) -> bool:
+        """A disputed scenario no ruling has settled yet."""
+        return self.status == "disputed" and self.ruling is None
 
     @property
     def is_question(self) -> bool:
@@ -76,6 +99,13 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
     data = document.data
     if not isinstance(data, dict):
         raise InputError("a scenario is a mapping of keys", expected="'id:', 'game:', 'title:' ... at the top level")
+    if "ruling" in data and data.get("status") != "disputed":
+        raise InputError(
+            "a scenario with 'ruling:' records the ruling made on a dispute",
+            path=("ruling",),
+            on_key=True,
+            expected="'status: disputed' in this file",
+        )
     game_id = data.get("game")
     if isinstance(game_id, str) and game_id not in games:
         raise InputError(
@@ -113,6 +143,25 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         actions=actions,
         expect=data.get("expect"),
         reject=data["reject"]["reason"] if "reject" in data else None,
+        ruling=_dispute_ruling(data["ruling"], game) if "ruling" in data else None,
+    )
+
+
+def _dispute_ruling(raw: Mapping[str, Any], game: Game) -> DisputeRuling:
+    """The ``ruling:`` of a scenario the schema has accepted: readings and date checked."""
+    adopted = raw["adopted"]
+    readings = dict(adopted) if isinstance(adopted, dict) else {}
+    _check_readings(readings, game, ("ruling", "adopted"))
+    try:
+        date = datetime.date.fromisoformat(raw["date"])
+    except ValueError:
+        raise InputError(f"no such date: {raw['date']!r}", path=("ruling", "date"), expected="a date written YYYY-MM-DD") from None
+    return DisputeRuling(
+        readings=readings,
+        outcome="" if readings else str(adopted),
+        reasoning=raw["reasoning"],
+        date=date,
+        by=raw.get("by", ""),
     )
 
 
@@ -150,12 +199,18 @@ def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
                 path=("rulings", index),
                 expected=f"a ruling id of {game.id}'s catalogue",
             )
-    for ruling_id, reading in data.get("readings", {}).items():
+    _check_readings(data.get("readings", {}), game, ("readings",))
+
+
+def _check_readings(readings: Mapping[str, str], game: Game, at: tuple[str, ...]) -> None:
+    """Every key an ambiguous ruling of the catalogue, every value one of its readings."""
+    catalogue = game.catalogue
+    for ruling_id, reading in readings.items():
         if ruling_id not in catalogue or catalogue[ruling_id].status != "ambiguous":
             ambiguous = [r.id for r in catalogue.with_status("ambiguous")]
             raise InputError(
                 f"{ruling_id!r} is not an ambiguous ruling{nearest(ruling_id, ambiguous)}",
-                path=("readings", ruling_id),
+                path=(*at, ruling_id),
                 on_key=True,
                 expected=one_of(ambiguous),
             )
@@ -163,6 +218,6 @@ def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
         if reading not in names:
             raise InputError(
                 f"unknown reading {reading!r} of {ruling_id}{nearest(reading, names)}",
-                path=("readings", ruling_id),
+                path=(*at, ruling_id),
                 expected=one_of(names),
             )

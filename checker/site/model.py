@@ -78,6 +78,9 @@ class GameView:
     def vocabulary_page(self) -> str:
         return page(self.id, "vocabulary")
 
+    def facts_page(self) -> str:
+        return page(self.id, "facts")
+
     def ruling_page(self, ruling_id: str) -> str:
         return page(self.id, "rulings", ruling_id)
 

@@ -13,11 +13,13 @@ import posixpath
 import re
 from typing import Any, Iterable, Mapping
 
+from checker import reference
 from checker.catalogue import MUST_BE_COVERED, Ruling
 from checker.citations import demonstrated, uncited
 from checker.compare import flatten
 from checker.report import LABELS, outcome_text, yaml_text
 from checker.runner import RunResult
+from checker.scenario import DisputeRuling
 from checker.site.graphs import (
     cytoscape,
     most_connected,
@@ -41,10 +43,11 @@ from checker.scenario import Scenario
 from checker.trace import Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
-SIDE_BY_SIDE_SHOWN = 3
+SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
+SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
 ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first,
 PAIR_SEARCH_BOOST = 0.5  # then the pages of the pairs it is in
-DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page  # scenarios compared in full per ambiguous ruling on the disputes page
+DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page
 
 
 
@@ -77,17 +80,18 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
-HEADING = re.compile(r"<h([2-4])>(.*?)</h\1>", re.S)
+HEADING = re.compile(r'<h([2-4])(?: id="([^"]+)")?>(.*?)</h\1>', re.S)
 TAG = re.compile(r"<[^>]+>")
 
 
 def with_heading_ids(html_text: str) -> str:
-    """Every h2-h4 gets an id, unique in the page, and a permalink (the plugin builds the table of contents from them)."""
+    """Every h2-h4 gets an id (its own if it has one), unique in the page, and a permalink; the plugin
+    builds the table of contents from them."""
     taken: dict[str, int] = {}
 
     def identify(match: re.Match[str]) -> str:
-        level, inner = match.group(1), match.group(2)
-        base = slug(html.unescape(TAG.sub("", inner)))
+        level, given, inner = match.group(1), match.group(2), match.group(3)
+        base = given or slug(html.unescape(TAG.sub("", inner)))
         taken[base] = taken.get(base, 0) + 1
         anchor = base if taken[base] == 1 else f"{base}-{taken[base]}"
         return (f'<h{level} id="{anchor}">{inner}'
@@ -247,7 +251,8 @@ def game_page(view: GameView) -> str:
         f"<p>Source: <code>{esc(catalogue.document)}</code>. {plural(counts['rulings'], 'ruling')}, "
         f"{plural(counts['scenarios'], 'scenario')}, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
         f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')} · "
-        f"{a(here, view.vocabulary_page(), 'What a scenario can say')}</p>",
+        f"{a(here, view.vocabulary_page(), 'What a scenario can say')} · "
+        f"{a(here, view.facts_page(), 'Facts it can assert and defaults')}</p>",
         pair_picker(view),
         f"<h2>Procedure: {esc(view.game.procedure.title)}</h2>",
         "<p>Declared once as data; the engine walks these steps in this order. Click a step for its ruling.</p>",
@@ -318,6 +323,33 @@ def vocabulary_page(view: GameView) -> str:
         [f"<code>{esc(name)}</code>", esc(text)] for name, text in vocabulary.reject_reasons.items()
     )))
     return markdown_page("What a scenario can say", body, game=view.game.title, tags=("vocabulary",))
+
+
+def facts_page(view: GameView) -> str:
+    """Every fact of the game's outcome schema and every default of its state schema (:mod:`checker.reference`)."""
+    here = view.facts_page()
+    inherited = reference.defaults(view.game)
+    body = [
+        f"<p>Generated from the schema of {a(here, view.home(), view.game.title)}: the facts are its "
+        "<code>outcome</code>, the defaults its <code>state</code>. "
+        f"<code>{esc(reference.ANY_KEY)}</code> stands for a key the scenario chooses (a side, a name, a number), "
+        f"<code>{esc(reference.EACH_ITEM)}</code> for each record of a list. Under <code>expect:</code> only the facts "
+        f"written are compared; {a(here, view.vocabulary_page(), 'what a scenario can say')} lists the actions.</p>",
+        "<h2>Facts a scenario can assert</h2>",
+        table(["fact", "value", "what it is"], (
+            [f"<code>{esc(fact.path)}</code>", esc(fact.kind), esc(fact.description)] for fact in reference.facts(view.game)
+        )),
+        "<h2>Defaults of the initial state</h2>",
+        "<p>What the game assumes for a key the initial state leaves out.</p>" if inherited
+        else "<p>None: the initial state spells out every key.</p>",
+    ]
+    if inherited:
+        body.append(table(["key", "when left out", "what it is"], (
+            [f"<code>{esc(d.path)}</code>", f"<code>{esc(reference.default_value(d))}</code>" if d.has_value else "see the description",
+             esc(d.description)]
+            for d in inherited
+        )))
+    return markdown_page("Facts and defaults", body, game=view.game.title, tags=("facts",))
 
 
 def _parameters(params: dict[str, Any] | Any, required: tuple[str, ...]) -> str:
@@ -452,7 +484,10 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
     involved = sorted({e for step in result.trace for e in step.entities if e in view.entity_slugs})
     if involved:
         body.append("<h2>Entities</h2><p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>")
-    body.append("<h2>Scenario file</h2>")
+    if scenario.ruling is not None:
+        body.append("<h2>Ruling</h2>")
+        body.append(_ruling_made(view, here, scenario.ruling))
+    body.append(f'<h2 id="{SCENARIO_FILE}">Scenario file</h2>')
     body.append(code_block(raw_text, copy=True))
     return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",))
 
@@ -719,11 +754,23 @@ def coverage_page(model: SiteModel) -> str:
 
 def disputes_page(model: SiteModel) -> str:
     here = "disputes.md"
-    body: list[str] = []
+    body: list[str] = [
+        "<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
+        "what every reading of the ambiguous rulings it reads gives, and the file to copy. Ruled disputes carry "
+        "their <code>ruling:</code>. Ambiguous rulings follow, with the scenarios whose outcome depends on them.</p>",
+    ]
     for view in model.games.values():
         body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
+        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
+        opened = [r for r in disputed if r.scenario and r.scenario.ruling is None]
+        ruled = [r for r in disputed if r.scenario and r.scenario.ruling is not None]
+        body.append(f'<h3 id="{esc(view.id)}-open">Open disputes</h3>')
+        body += [_open_dispute(view, here, r) for r in opened] or ["<p>None.</p>"]
+        body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
+        body += [_ruled_dispute(view, here, r) for r in ruled] or ["<p>None yet.</p>"]
+        body.append(f'<h3 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h3>')
         for ruling in view.game.catalogue.with_status("ambiguous"):
-            body.append(f"<h3>{a(here, view.ruling_page(ruling.id), ruling.id)}</h3>")
+            body.append(f"<h4>{a(here, view.ruling_page(ruling.id), ruling.id)}</h4>")
             body.append(f'<blockquote class="rk-quote">{esc(ruling.quote)}</blockquote>')
             if ruling.summary:
                 body.append(f"<p>{esc(ruling.summary)}</p>")
@@ -731,20 +778,59 @@ def disputes_page(model: SiteModel) -> str:
             written_for = {r.id for r in view.demonstrating(ruling.id)}
             depending.sort(key=lambda sid: (sid not in written_for, sid))
             for scenario_id in depending[:SIDE_BY_SIDE_SHOWN]:
-                body.append(_side_by_side(view, here, scenario_id, ruling))
+                body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
+                body.append(_side_by_side(view, scenario_id, ruling))
             if len(depending) > SIDE_BY_SIDE_SHOWN:
                 body.append("<p>The outcome also depends on it in: " + ", ".join(
                     a(here, view.scenario_page(s), s) for s in depending[SIDE_BY_SIDE_SHOWN:]) + "</p>")
             if not depending:
                 body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
-        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
-        if disputed:
-            body.append("<h3>Disputed scenarios</h3>")
-            body.append(_scenario_list(view, here, disputed))
     return markdown_page("Disputes", body)
 
 
-def _side_by_side(view: GameView, here: str, scenario_id: str, ruling: Ruling) -> str:
+def _dispute_heading(view: GameView, here: str, result: RunResult) -> str:
+    title = result.scenario.title if result.scenario else result.id
+    return f"<h4>{a(here, view.scenario_page(result.id), title)}</h4>"
+
+
+def _open_dispute(view: GameView, here: str, result: RunResult) -> str:
+    """What every reading of each ambiguous ruling the scenario's run reads gives, and the file to copy."""
+    file_link = f'<a href="{esc(href(here, view.scenario_page(result.id)) + "#" + SCENARIO_FILE)}">the scenario file to copy</a>'
+    parts = [
+        f'<div class="rk-dispute rk-dispute-open">{_dispute_heading(view, here, result)}',
+        f"<p>{verdict(result)} <code>{esc(result.id)}</code> · {file_link}</p>",
+    ]
+    exploration = view.explorations.get(result.id)
+    for ruling_id in result.readings:
+        ruling = view.game.catalogue[ruling_id]
+        same = exploration is None or not exploration.depends_on(ruling_id, result.readings)
+        parts.append(f"<p>Under each reading of {a(here, view.ruling_page(ruling_id), ruling_id)}"
+                     + (" (the same outcome under every one):" if same else ":") + "</p>")
+        parts.append(_side_by_side(view, result.id, ruling))
+    if not result.readings:
+        parts.append("<p>Its run reads no ambiguous ruling of the catalogue: the engine gives one answer.</p>")
+    return "".join(parts) + "</div>"
+
+
+def _ruled_dispute(view: GameView, here: str, result: RunResult) -> str:
+    assert result.scenario is not None and result.scenario.ruling is not None
+    return (f'<div class="rk-dispute rk-dispute-ruled">{_dispute_heading(view, here, result)}'
+            + _ruling_made(view, here, result.scenario.ruling) + "</div>")
+
+
+def _ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
+    """The ruling made on a dispute: what was adopted, the reasoning, the date and who ruled."""
+    if ruling.readings:
+        adopted = ", ".join(f"{a(here, view.ruling_page(r), r)} = <code>{esc(name)}</code>" for r, name in ruling.readings.items())
+    else:
+        adopted = esc(ruling.outcome)
+    by = f" by {esc(ruling.by)}" if ruling.by else ""
+    return (f'<p class="rk-adopted">Adopted: {adopted}</p>'
+            f'<blockquote class="rk-reasoning">{esc(ruling.reasoning)}</blockquote>'
+            f'<p class="rk-ruled-on">Ruled on <time datetime="{ruling.date.isoformat()}">{ruling.date.isoformat()}</time>{by}.</p>')
+
+
+def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     """The scenario's outcome under each reading of ``ruling``, every other reading as in the scenario."""
     own = next(r.readings for r in view.results if r.id == scenario_id)
     branches = view.explorations[scenario_id].varying(ruling.id, own)
@@ -756,8 +842,7 @@ def _side_by_side(view: GameView, here: str, scenario_id: str, ruling: Ruling) -
                for b in branches]
     rows.append(["<i>refused actions</i>", *refused])
     summary = _difference_summary(differing, len(set(refused)) > 1)
-    return (f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}: {esc(summary)}</p>"
-            + table(head, rows))
+    return f'<p class="rk-difference">{esc(summary)}</p>' + table(head, rows)
 
 
 def fact_cell(path: str) -> str:
@@ -796,6 +881,7 @@ def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
     for view in model.games.values():
         pages[view.home()] = game_page(view)
         pages[view.vocabulary_page()] = vocabulary_page(view)
+        pages[view.facts_page()] = facts_page(view)
         for ruling in view.game.catalogue.rulings:
             pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
         for result in view.results:
