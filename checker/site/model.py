@@ -6,6 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
@@ -43,6 +44,7 @@ class GameView:
     explorations: dict[str, Exploration]
     graph: nx.Graph
     entity_slugs: dict[Entity, str] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)  # what pages compute once per game
 
     def __post_init__(self) -> None:
         taken: set[str] = set()

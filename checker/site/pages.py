@@ -34,6 +34,7 @@ from checker.site.pairs import (
     definitions,
     entity_label,
     game_template,
+    pair_fragment,
     meetings,
     question,
     unconnected,
@@ -47,6 +48,7 @@ SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
 ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first,
 PAIR_SEARCH_BOOST = 0.5  # then the pages of the pairs it is in
+OPEN_QUESTIONS_WRITTEN = 5  # open questions of an entity written out on its page; the rest link to the picker
 DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page
 
 
@@ -518,6 +520,8 @@ def _words(value: Any) -> str:
         return ", ".join(f"{key} {_words(item)}" for key, item in value.items())
     if isinstance(value, (list, tuple)):
         return " + ".join(_words(item) for item in value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return str(value)
 
 
@@ -597,7 +601,7 @@ def entity_page(view: GameView, entity: Entity) -> str:
     scenarios = [r for r in view.results if r.id in data.get("scenarios", ())]
     body.append("<h2>Scenarios</h2>")
     body.append(_scenario_list(view, here, scenarios))
-    body.append(_open_questions(view, entity))
+    body.append(_open_questions(view, here, entity))
     return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
                          search_boost=ENTITY_SEARCH_BOOST)
 
@@ -629,21 +633,27 @@ def _definition_words(value: Any) -> str:
     return f'<dl class="rk-definition">{rows}</dl>'
 
 
-def _open_questions(view: GameView, entity: Entity) -> str:
-    """The pairs no scenario covers yet, each with a question scenario to copy."""
+def _open_questions(view: GameView, here: str, entity: Entity) -> str:
+    """The pairs no scenario covers yet, each with a question scenario to copy: written out for the most
+    connected, and for the others on the game page's pair picker, which a link opens on that pair."""
     others = unconnected(view, entity)
     if not others:
         return ""
-    items = "".join(
+    written = "".join(
         f"<li><details><summary>{esc(entity_label(entity))} × {esc(entity_label(other))}</summary>"
         f"{code_block(question(view, entity, other), copy=True)}</details></li>"
-        for other in others
+        for other in others[:OPEN_QUESTIONS_WRITTEN]
+    )
+    linked = ", ".join(
+        f'<a href="{esc(href(here, view.home()) + pair_fragment(view, entity, other))}">{esc(entity_label(other))}</a>'
+        for other in others[OPEN_QUESTIONS_WRITTEN:]
     )
     return (f"<h2>Open questions</h2><p>No scenario yet makes it interact with these "
             f"{plural(len(others), 'entity', 'entities')} of the kinds that raise questions "
             f"({esc(', '.join(view.question_kinds))}). Each comes with a question scenario to start from: "
             "leave out <code>expect:</code> and the engine answers it.</p>"
-            f'<ul class="rk-open-questions">{items}</ul>')
+            f'<ul class="rk-open-questions">{written}</ul>'
+            + (f'<p class="rk-open-linked">With: {linked} (the game page writes the question).</p>' if linked else ""))
 
 
 # --- Pairs ------------------------------------------------------------------------------------------

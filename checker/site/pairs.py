@@ -100,12 +100,11 @@ def definitions(view: GameView, entity: Entity) -> list[tuple[Any, list[str]]]:
 
 def card_line(view: GameView, entity: Entity) -> str | None:
     """The entity's ``cards:`` line for a question, when only scenarios define it (the catalogue needs none)."""
-    if view.game.describe(*entity) is not None:
-        return None
-    found = definitions(view, entity)
-    if not found:
-        return None
-    return f"  {yaml_string(entity[1])}: {json.dumps(found[0][0], ensure_ascii=False)}"
+    lines: dict[Entity, str | None] = view.memo.setdefault("card lines", {})
+    if entity not in lines:
+        found = definitions(view, entity) if view.game.describe(*entity) is None else []
+        lines[entity] = f"  {yaml_string(entity[1])}: {json.dumps(found[0][0], ensure_ascii=False)}" if found else None
+    return lines[entity]
 
 
 def yaml_string(text: str) -> str:
@@ -137,6 +136,11 @@ def question(view: GameView, a: Entity, b: Entity) -> str:
 
 def game_template(view: GameView) -> str:
     return fill_question(QUESTION_TEMPLATE, {"game": view.id})
+
+
+def pair_fragment(view: GameView, a: Entity, b: Entity) -> str:
+    """The URL fragment that opens the game page's pair picker on two entities."""
+    return f"#pair={view.entity_slugs[a]}--{view.entity_slugs[b]}"
 
 
 def entity_label(entity: Entity) -> str:

@@ -78,6 +78,20 @@
       }
       noScenarioYet(data, data.entities[low], data.entities[high], answer);
     });
+    openFromFragment(form, data);
+  }
+
+  /* '#pair=<slug>--<slug>' (links from entity pages' open questions) picks that pair and asks. */
+  function openFromFragment(form, data) {
+    var wanted = /^#pair=([a-z0-9-]+?)--([a-z0-9-]+)$/.exec(window.location.hash);
+    if (!wanted) { return; }
+    var slugs = data.entities.map(function (entity) { return entity.slug; });
+    var first = slugs.indexOf(wanted[1]), second = slugs.indexOf(wanted[2]);
+    if (first < 0 || second < 0) { return; }
+    form.querySelector(".rk-pair-a").value = String(first);
+    form.querySelector(".rk-pair-b").value = String(second);
+    form.requestSubmit();
+    form.scrollIntoView();
   }
 
   document.querySelectorAll("form.rk-pairs").forEach(picker);
