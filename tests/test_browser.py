@@ -71,6 +71,7 @@ def any_tab(browser, request) -> Iterator[Watched]:
 
 def watched_tab(browser, options: dict, name: str = "desktop") -> Iterator[Watched]:
     context = browser.new_context(**options)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
     watched = Watched(page, name)
 
@@ -223,7 +224,7 @@ def test_entity_page_shows_its_neighbourhood(tab: Watched, site: Site) -> None:
 def test_search_finds_a_card_by_name(tab: Watched, site: Site) -> None:
     open_page(tab, site, "")
     tab.page.locator(".md-search__input").first.click()
-    result = tab.page.locator(".md-search-result__link", has_text="Shotgun (card)")
+    result = tab.page.locator(".md-search-result__link:visible", has_text="Shotgun (card)")
     for _ in range(15):  # the search index loads in a worker; type again until it answers
         tab.page.locator(".md-search__input").fill("")
         tab.page.locator(".md-search__input").press_sequentially("Shotgun")
@@ -432,3 +433,118 @@ def test_screenshots_of_each_page_kind(any_tab: Watched, site: Site) -> None:
             any_tab.page.wait_for_timeout(150)
             any_tab.page.screenshot(path=SCREENSHOTS / f"{any_tab.name}-{kind}-graph-{index + 1}.png")
         assert (SCREENSHOTS / f"{any_tab.name}-{kind}.png").stat().st_size > 10_000
+
+
+# --- Pair lookup and page structure, at both viewports ---------------------------------------------
+
+
+def pick_pair(tab: Watched, first: str, second: str) -> None:
+    """Choose two entities by label ("Jab (card)") in the game page's pair picker and ask."""
+    values = tab.page.evaluate(
+        """([first, second]) => {
+            const data = JSON.parse(document.querySelector('.rk-pairs-data').textContent);
+            const index = label => String(data.entities.findIndex(e => e.label === label));
+            return [index(first), index(second)];
+        }""",
+        [first, second],
+    )
+    assert "-1" not in values, (first, second)
+    tab.page.locator(".rk-pair-a").select_option(values[0])
+    tab.page.locator(".rk-pair-b").select_option(values[1])
+    tab.page.locator(".rk-pair-go").click()
+
+
+def test_pair_lookup_opens_the_page_of_a_pair_with_scenarios(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/")
+    with any_tab.page.expect_navigation():
+        pick_pair(any_tab, "Golem (monster)", "Jab (card)")
+    any_tab.page.wait_for_load_state("networkidle")
+    assert any_tab.page.url.endswith(f"/{MR}/pairs/card-jab--monster-golem/")
+    assert any_tab.page.locator("h1").inner_text() == "Jab (card) meets Golem (monster)"
+    meetings = any_tab.page.locator(".rk-meetings > li")
+    assert meetings.count() >= 3
+    assert meetings.first.locator(".rk-verdict").inner_text() == "PASS"
+    assert meetings.first.locator(".rk-answer").inner_text().strip()
+    assert meetings.first.locator(".rk-cite a").count() >= 1
+
+
+def test_pair_lookup_says_no_scenario_yet_and_offers_a_question(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/")
+    pick_pair(any_tab, "Arid Land (ENV)", "Shotgun (card)")
+    answer = any_tab.page.locator(".rk-pair-answer")
+    assert "No scenario yet makes Arid Land (ENV) and Shotgun (card) interact" in answer.inner_text()
+    assert any_tab.page.url.endswith(f"/{MR}/")
+    question = answer.locator("code").text_content()
+    assert "title: What happens when Arid Land (ENV) meets Shotgun (card)?" in question
+    assert '"Arid Land": {"kind": "env"' in question and "expect" not in question.split("#")[0]
+    answer.locator(".rk-copy").click()
+    answer.locator(".rk-copy", has_text="Copied").wait_for(timeout=5_000)
+    assert any_tab.page.evaluate("navigator.clipboard.readText()") == question
+
+
+def test_open_questions_of_an_entity_page_are_the_pickers(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/entities/env-arid-land/")
+    first = any_tab.page.locator(".rk-open-questions details").first
+    other = first.locator("summary").inner_text().split(" × ")[1]
+    written = first.locator("code").text_content()
+    with any_tab.page.expect_navigation():
+        any_tab.page.locator(".rk-open-linked a").last.click()
+    any_tab.page.wait_for_load_state("networkidle")
+    linked = any_tab.page.locator(".rk-pair-answer")
+    assert "No scenario yet makes Arid Land (ENV) and" in linked.inner_text()
+    assert "title: What happens when Arid Land (ENV) meets" in linked.locator("code").text_content()
+    pick_pair(any_tab, "Arid Land (ENV)", other)  # the browser writes what the entity page wrote
+    assert linked.locator("code").text_content() == written
+
+
+def test_headings_have_ids_the_contents_and_skip_link_use(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/scenarios/shotgun-critical-under-nice-fight/")
+    ids = any_tab.page.evaluate("[...document.querySelectorAll('.rk-page h2')].map(h => h.id)")
+    assert ids and all(ids) and "trace" in ids
+    skip = any_tab.page.locator("a.md-skip").get_attribute("href")
+    assert skip == f"#{ids[0]}"
+    any_tab.page.goto(any_tab.page.url + "#trace")
+    top = any_tab.page.evaluate("document.getElementById('trace').getBoundingClientRect().top")
+    assert 0 <= top < 200
+
+
+def test_copy_button_of_a_code_block_is_clickable(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/scenarios/counter-rounding/")
+    button = any_tab.page.locator(".rk-copy").last
+    button.click(timeout=5_000)  # fails when the code block lies over the button
+    any_tab.page.locator(".rk-copy", has_text="Copied").wait_for(timeout=5_000)
+    assert any_tab.page.evaluate("navigator.clipboard.readText()").startswith("# yaml-language-server")
+
+
+BROKEN_WORDS = """() => {
+    const broken = [];
+    for (const table of document.querySelectorAll('.rk-table')) {
+        const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.textContent.matchAll(/[^\\s-]+/g)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                if (range.getClientRects().length > 1) broken.push(match[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+@pytest.mark.parametrize("path", ["disputes/", f"{MR}/scenarios/counter-rounding/", "many-marios-0/scenarios/agility/"])
+def test_tables_do_not_break_words_letter_by_letter(any_tab: Watched, site: Site, path: str) -> None:
+    open_page(any_tab, site, path)
+    assert any_tab.page.locator(".rk-table").count() > 0
+    assert any_tab.page.evaluate(BROKEN_WORDS) == []
+
+
+def test_dark_mode_follows_the_system(browser, site: Site) -> None:
+    context = browser.new_context(**VIEWPORTS["phone"], color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(site.base + f"{MR}/")
+        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+    finally:
+        context.close()

@@ -6,6 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
@@ -43,6 +44,7 @@ class GameView:
     explorations: dict[str, Exploration]
     graph: nx.Graph
     entity_slugs: dict[Entity, str] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)  # what pages compute once per game
 
     def __post_init__(self) -> None:
         taken: set[str] = set()
@@ -90,6 +92,11 @@ class GameView:
     def entity_page(self, entity: Entity) -> str:
         return page(self.id, "entities", self.entity_slugs[entity])
 
+    def pair_page(self, a: Entity, b: Entity) -> str:
+        """The page of two entities that met: ``<game>/pairs/<a>--<b>``, the smaller first."""
+        first, second = sorted((a, b))
+        return page(self.id, "pairs", f"{self.entity_slugs[first]}--{self.entity_slugs[second]}")
+
     def demonstrating(self, ruling_id: str) -> list[RunResult]:
         """Scenarios whose run demonstrates the ruling: its trace cites it (see :mod:`checker.citations`)."""
         return [r for r in self.results if ruling_id in demonstrated(r, self.game.catalogue)]
@@ -97,6 +104,11 @@ class GameView:
     def declared_only(self, ruling_id: str) -> list[RunResult]:
         """Scenarios whose author lists the ruling but whose run does not cite it."""
         return [r for r in self.results if r.scenario and ruling_id in uncited(r, self.game.catalogue)]
+
+    def default_readings(self, result: RunResult) -> list[str]:
+        """Ambiguous rulings the run read as the catalogue's default: consulted, not pinned by the scenario."""
+        pinned = result.scenario.readings if isinstance(result.scenario, Scenario) else {}
+        return sorted(ruling for ruling in result.readings if ruling not in pinned)
 
     def depending_on(self, ruling_id: str) -> list[str]:
         """Scenarios whose outcome changes with the reading of this ambiguous ruling alone."""

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import html
+import itertools
 import json
 import posixpath
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from checker import reference
 from checker.catalogue import MUST_BE_COVERED, Ruling
+from checker.citations import demonstrated, uncited
 from checker.compare import flatten
 from checker.report import LABELS, outcome_text, yaml_text
 from checker.runner import RunResult
@@ -30,12 +32,29 @@ from checker.site.graphs import (
     procedure_graph,
     ranked_neighbours,
 )
-from checker.site.model import GameView, SiteModel
-from checker.trace import Entity
+from checker.site.model import GameView, SiteModel, slug
+from checker.site.pairs import (
+    card_line,
+    connected_pairs,
+    definitions,
+    entity_label,
+    game_template,
+    pair_fragment,
+    meetings,
+    question,
+    unconnected,
+    yaml_string,
+)
+from checker.scenario import Scenario
+from checker.trace import Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
+ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first,
+PAIR_SEARCH_BOOST = 0.5  # then the pages of the pairs it is in
+OPEN_QUESTIONS_WRITTEN = 5  # open questions of an entity written out on its page; the rest link to the picker
+DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page
 
 
 
@@ -63,15 +82,86 @@ def a(here: str, there: str, text: Any, css: str = "") -> str:
     return f'<a href="{esc(href(here, there))}"{klass}>{esc(text)}</a>'
 
 
-def markdown_page(title: str, body: Iterable[str]) -> str:
-    """A page: the escaped title in the meta block, the body as one raw HTML block."""
-    meta = json.dumps(esc(title))
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """'1 interaction', '2 interactions'; ``words`` for an irregular plural."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+HEADING = re.compile(r'<h([2-4])(?: id="([^"]+)")?>(.*?)</h\1>', re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def with_heading_ids(html_text: str) -> str:
+    """Every h2-h4 gets an id (its own if it has one), unique in the page, and a permalink; the plugin
+    builds the table of contents from them."""
+    taken: dict[str, int] = {}
+
+    def identify(match: re.Match[str]) -> str:
+        level, given, inner = match.group(1), match.group(2), match.group(3)
+        base = given or slug(html.unescape(TAG.sub("", inner)))
+        taken[base] = taken.get(base, 0) + 1
+        anchor = base if taken[base] == 1 else f"{base}-{taken[base]}"
+        return (f'<h{level} id="{anchor}">{inner}'
+                f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>')
+
+    return HEADING.sub(identify, html_text)
+
+
+IDENTIFIED = re.compile(r'<h([2-4]) id="([^"]+)">(.*?)<a class="headerlink"', re.S)
+
+
+def toc_tokens(html_text: str) -> list[dict[str, Any]]:
+    """The table of contents of a page written by :func:`markdown_page`, as Markdown's toc extension gives it."""
+    tokens: list[dict[str, Any]] = []
+    open_levels: list[dict[str, Any]] = []
+    for level_text, anchor, inner in IDENTIFIED.findall(html_text):
+        token = {"level": int(level_text), "id": anchor, "name": TAG.sub("", inner).strip(), "children": []}
+        while open_levels and open_levels[-1]["level"] >= token["level"]:
+            open_levels.pop()
+        (open_levels[-1]["children"] if open_levels else tokens).append(token)
+        open_levels.append(token)
+    return tokens
+
+
+def markdown_page(
+    title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1
+) -> str:
+    """A page: the escaped title in the meta block, the body as one raw HTML block.
+
+    A page of a game is titled with the game too (browser tabs, search results) while its
+    heading stays the short title; ``game`` and ``tags`` (the kind of page) become search
+    tags, so a reader can narrow a search to one game or one kind of page; ``search_boost``
+    ranks the page above (> 1) or below (< 1) others that match as well.
+    """
     lines = [line for line in body if line]
-    return f"---\ntitle: {meta}\n---\n\n<div class=\"rk-page\">\n" + "\n".join(lines) + "\n</div>\n"
+    meta: dict[str, Any] = {"title": esc(f"{title} · {game}" if game and game not in title else title)}
+    heading = ""
+    if game:
+        heading = f"<h1>{esc(title)}</h1>\n"
+        meta["tags"] = [esc(tag) for tag in (game, *tags)]
+    if search_boost != 1:
+        meta["search"] = {"boost": search_boost}
+    front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
+    content = with_heading_ids("\n".join(lines))
+    return f"---\n{front}---\n\n<div class=\"rk-page\">\n{heading}{content}\n</div>\n"
 
 
 def verdict(result: RunResult) -> str:
     return f'<span class="rk-verdict rk-{result.verdict}">{LABELS[result.verdict]}</span>'
+
+
+def default_readings_note(view: GameView, here: str, result: RunResult) -> str:
+    """Beside a PASS or an ANSWER that rests on readings nobody chose: which ambiguous rulings, linked."""
+    rulings = view.default_readings(result)
+    if result.verdict not in ("pass", "question") or not rulings:
+        return ""
+    links = ", ".join(a(here, view.ruling_page(r), r) for r in rulings)
+    return (f' <span class="rk-default-reading">depends on the default reading of '
+            f'{plural(len(rulings), "ambiguous ruling")}: {links}</span>')
+
+
+def verdict_with_readings(view: GameView, here: str, result: RunResult) -> str:
+    return verdict(result) + default_readings_note(view, here, result)
 
 
 def status_badge(status: str) -> str:
@@ -221,18 +311,14 @@ def table(head: list[str], rows: Iterable[list[str]]) -> str:
     return f'<table class="rk-table"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def entity_label(entity: Entity) -> str:
-    return f"{entity[1]} ({entity[0]})"
-
-
 # --- Home -------------------------------------------------------------------------------------
 
 
 def home(model: SiteModel) -> str:
     here = "index.md"
     games = [
-        f"<li>{a(here, view.home(), view.game.title)} — {view.counts()['rulings']} rulings, "
-        f"{view.counts()['scenarios']} scenarios</li>"
+        f"<li>{a(here, view.home(), view.game.title)} — {plural(view.counts()['rulings'], 'ruling')}, "
+        f"{plural(view.counts()['scenarios'], 'scenario')}</li>"
         for view in model.games.values()
     ]
     example = (
@@ -249,7 +335,10 @@ def home(model: SiteModel) -> str:
         f"<ul>{''.join(games)}</ul>",
         f"<p>{a(here, 'coverage.md', 'Coverage')} lists rulings against scenarios and the interactions "
         f"no scenario tests yet; {a(here, 'disputes.md', 'Disputes')} shows ambiguous rulings and "
-        "disputed scenarios with their competing outcomes side by side.</p>",
+        "disputed scenarios with their competing outcomes side by side. Each game page answers "
+        "<i>what happens when X meets Y</i>: pick two entities.</p>",
+        "<p>Search results carry their game and the kind of page as tags: add a game's name or a kind "
+        "(<i>entity</i>, <i>ruling</i>, <i>scenario</i>, <i>pair</i>) to the words you search for to narrow them.</p>",
         "<h2>Reading a scenario</h2>",
         "<p>A scenario page shows the initial state, the actions in order, the expected facts next "
         "to the facts the engine computed (only the listed facts are checked), and the trace. "
@@ -276,11 +365,12 @@ def game_page(view: GameView) -> str:
     catalogue = view.game.catalogue
     counts = view.counts()
     body = [
-        f"<p>Source: <code>{esc(catalogue.document)}</code>. {counts['rulings']} rulings, "
-        f"{counts['scenarios']} scenarios, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
+        f"<p>Source: <code>{esc(catalogue.document)}</code>. {plural(counts['rulings'], 'ruling')}, "
+        f"{plural(counts['scenarios'], 'scenario')}, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
         f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')} · "
         f"{a(here, view.vocabulary_page(), 'What a scenario can say')} · "
         f"{a(here, view.facts_page(), 'Facts it can assert and defaults')}</p>",
+        pair_picker(view),
         f"<h2>Procedure: {esc(view.game.procedure.title)}</h2>",
         *procedure_block(view, here),
         "<h2>Interactions</h2>",
@@ -314,11 +404,11 @@ def game_page(view: GameView) -> str:
         body.append(f"<p><b>{esc(kind)}</b>: {links}</p>")
     body.append("<h2>Scenarios</h2>")
     body.append(table(["scenario", "verdict", "status"], (
-        [a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id), verdict(r),
+        [a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id), verdict_with_readings(view, here, r),
          status_badge(r.scenario.status if r.scenario else "")]
         for r in view.results
     )))
-    return markdown_page(view.game.title, body)
+    return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
 
 
 def vocabulary_page(view: GameView) -> str:
@@ -343,7 +433,7 @@ def vocabulary_page(view: GameView) -> str:
     body.append(table(["reason", "what it means"], (
         [f"<code>{esc(name)}</code>", esc(text)] for name, text in vocabulary.reject_reasons.items()
     )))
-    return markdown_page(f"{view.game.title}: what a scenario can say", body)
+    return markdown_page("What a scenario can say", body, game=view.game.title, tags=("vocabulary",))
 
 
 def facts_page(view: GameView) -> str:
@@ -370,7 +460,7 @@ def facts_page(view: GameView) -> str:
              esc(d.description)]
             for d in inherited
         )))
-    return markdown_page(f"{view.game.title}: facts and defaults", body)
+    return markdown_page("Facts and defaults", body, game=view.game.title, tags=("facts",))
 
 
 def _parameters(params: dict[str, Any] | Any, required: tuple[str, ...]) -> str:
@@ -428,12 +518,13 @@ def ruling_page(view: GameView, ruling: Ruling) -> str:
     if entities:
         body.append("<h2>Entities it concerns</h2>")
         body.append("<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in entities) + "</p>")
-    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body)
+    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body, game=view.game.title, tags=("ruling",))
 
 
 def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
     return "<ul>" + "".join(
-        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id)}</li>"
+        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id)}"
+        f"{default_readings_note(view, here, r)}</li>"
         for r in results
     ) + "</ul>"
 
@@ -446,10 +537,9 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
     assert scenario is not None
     here = view.scenario_page(scenario.id)
     body = [
-        f"<p>{a(here, view.home(), view.game.title)} · {verdict(result)} · {status_badge(scenario.status)}"
+        f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, result)} · {status_badge(scenario.status)}"
         + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
-        "<p>Demonstrates: " + ", ".join(a(here, view.ruling_page(r), r) for r in scenario.rulings) + "</p>"
-        if scenario.rulings else "",
+        _demonstrates(view, here, result),
         f"<p>{esc(scenario.notes)}</p>" if scenario.notes else "",
     ]
     if scenario.assumptions:
@@ -462,8 +552,7 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
     body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
     body.append("<h2>Actions</h2><ol class=\"rk-actions\">")
     for action in scenario.actions:
-        fields = ", ".join(f"{k}: {v}" for k, v in action.data.items() if k != "action")
-        line = f"<li><b>{esc(action.kind)}</b> {esc(fields)}"
+        line = f"<li>{esc(action_words(action.data))}"
         if action.reject:
             line += f" — must be refused: <code>{esc(action.reject)}</code>"
         if action.index in result.rejections:
@@ -480,10 +569,11 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
             continue
         wrong = {m.field for m in checkpoint.mismatches}
         actual = flatten(checkpoint.observed)
+        expected_facts = flatten(expected)
         rows = [
-            [f"<code>{esc(field)}</code>", esc(value), esc(actual.get(field, "—")),
+            [fact_cell(field), yaml_cell(expected_facts, field), yaml_cell(actual, field),
              '<span class="rk-verdict rk-fail">differs</span>' if field in wrong else '<span class="rk-verdict rk-pass">=</span>']
-            for field, value in flatten(expected).items()
+            for field in expected_facts
         ]
         body.append(f"<h3>{esc(checkpoint.label)}</h3>")
         body.append(table(["fact", "expected", "engine", ""], rows))
@@ -510,7 +600,38 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
         body.append(_ruling_made(view, here, scenario.ruling))
     body.append(f'<h2 id="{SCENARIO_FILE}">Scenario file</h2>')
     body.append(code_block(raw_text, copy=True))
-    return markdown_page(scenario.title, body)
+    return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",))
+
+
+def _demonstrates(view: GameView, here: str, result: RunResult) -> str:
+    """The rulings the run demonstrates (its trace cites them), apart from those the author only declares."""
+    catalogue = view.game.catalogue
+    shown = sorted(demonstrated(result, catalogue))
+    declared = uncited(result, catalogue)
+    parts = []
+    if shown:
+        parts.append("<p>Demonstrates (cited by the engine's trace): "
+                     + ", ".join(a(here, view.ruling_page(r), r) for r in shown) + "</p>")
+    if declared:
+        parts.append("<p>Declared by the author, not cited by the trace (not demonstrated): "
+                     + ", ".join(a(here, view.ruling_page(r), r) if r in catalogue else esc(r) for r in declared) + "</p>")
+    return "".join(parts)
+
+
+def action_words(action: Mapping[str, Any]) -> str:
+    """An action written out from its data: 'attack — player A, monster Pixie, card Jab, target Golem'."""
+    fields = ", ".join(f"{key} {_words(value)}" for key, value in action.items() if key != "action")
+    return f"{action['action']} — {fields}" if fields else str(action["action"])
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {_words(item)}" for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return " + ".join(_words(item) for item in value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _expectation(scenario: Any, action: int | None) -> Any:
@@ -520,25 +641,37 @@ def _expectation(scenario: Any, action: int | None) -> Any:
 
 
 def _trace(view: GameView, here: str, result: RunResult) -> str:
-    """The trace in groups (action and phase), numbered straight through."""
+    """The trace grouped under what caused it (setup, each action, the end of the scenario), then by phase,
+    numbered straight through."""
+    actions = result.scenario.actions if isinstance(result.scenario, Scenario) else ()
+    numbered = list(enumerate(result.trace, start=1))
     parts: list[str] = []
-    heading: tuple[Any, ...] | None = None
-    for number, step in enumerate(result.trace, start=1):
-        if (step.action, step.settling, step.phase) != heading:
-            if heading is not None:
-                parts.append("</ol>")
-            heading = (step.action, step.settling, step.phase)
-            if step.action is not None:
-                where = f"action {step.action + 1}"
-            else:
-                where = "when the scenario ends" if step.settling else "setup"
-            parts.append(f'<p class="rk-trace-heading">{esc(where)}{" · " + esc(step.phase) if step.phase else ""}</p>')
-            parts.append(f'<ol class="rk-trace" start="{number}">')
-        cite = f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
-        parts.append(f"<li>{esc(step.text)}{cite}</li>")
-    if heading is not None:
-        parts.append("</ol>")
+    for _, group in itertools.groupby(numbered, key=lambda item: (item[1].action, item[1].settling)):
+        steps = list(group)
+        parts.append(f'<section class="rk-trace-group"><p class="rk-trace-heading">{esc(_cause(steps[0][1], actions))}</p>')
+        for phase, in_phase in itertools.groupby(steps, key=lambda item: item[1].phase):
+            lines = list(in_phase)
+            if phase:
+                parts.append(f'<p class="rk-trace-phase">{esc(phase)}</p>')
+            parts.append(f'<ol class="rk-trace" start="{lines[0][0]}">')
+            parts.extend(f"<li>{esc(step.text)}{_cite(view, here, step)}</li>" for _, step in lines)
+            parts.append("</ol>")
+        parts.append("</section>")
     return "".join(parts)
+
+
+def _cite(view: GameView, here: str, step: TraceStep) -> str:
+    return f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
+
+
+def _cause(step: TraceStep, actions: tuple[Any, ...]) -> str:
+    if step.settling:
+        return "When the scenario ends: what the last action left pending is finished"
+    if step.action is None:
+        return "Setup: the initial state is built"
+    if step.action < len(actions):
+        return f"Action {step.action + 1}: {action_words(actions[step.action].data)}"
+    return f"Action {step.action + 1}"
 
 
 # --- Entity ---------------------------------------------------------------------------------------
@@ -552,12 +685,10 @@ def entity_page(view: GameView, entity: Entity) -> str:
     scenario_count = len(data.get("scenarios", ()))
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {esc(kind)}</p>",
-        f"<p>{esc(view.kind_description(kind))}, met in {scenario_count} "
-        f"scenario{'s' if scenario_count != 1 else ''} and {view.graph.degree(entity)} interactions.</p>",
+        f"<p>{esc(view.kind_description(kind))}, met in {plural(scenario_count, 'scenario')}; "
+        f"the engine made it interact with {plural(view.graph.degree(entity), 'other entity', 'other entities')}.</p>",
     ]
-    if described is not None:
-        body.append("<p>As the game's card catalogue defines it:</p>")
-        body.append(code_block(yaml_text({name: described})))
+    body.append(_definition(view, here, entity))
     body.append("<h2>Interactions</h2>")
     body.extend(neighbourhood_graph(view, here, entity))
     rows = []
@@ -567,9 +698,9 @@ def entity_page(view: GameView, entity: Entity) -> str:
             a(here, view.entity_page(other), entity_label(other)),
             esc(", ".join(sorted(interaction.kinds))),
             ", ".join(a(here, view.ruling_page(r), r) for r in sorted(interaction.rulings)),
-            ", ".join(a(here, view.scenario_page(s), s) for s in sorted(interaction.scenarios)),
+            a(here, view.pair_page(entity, other), plural(len(interaction.scenarios), "scenario")),
         ])
-    body.append(table(["with", "kind", "rulings", "scenarios"], rows))
+    body.append(table(["with", "kind", "rulings", "what happens"], rows))
     body.append("<h2>Rulings applied to it</h2><ul>" + "".join(
         f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
         for r in sorted(data.get("rulings", ()))
@@ -577,7 +708,124 @@ def entity_page(view: GameView, entity: Entity) -> str:
     scenarios = [r for r in view.results if r.id in data.get("scenarios", ())]
     body.append("<h2>Scenarios</h2>")
     body.append(_scenario_list(view, here, scenarios))
-    return markdown_page(f"{name} ({kind})", body)
+    body.append(_open_questions(view, here, entity))
+    return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
+                         search_boost=ENTITY_SEARCH_BOOST)
+
+
+def _definition(view: GameView, here: str, entity: Entity) -> str:
+    """The entity's own text, in words, then as YAML: from the game's catalogue, else from the scenarios' ``cards:``."""
+    found = definitions(view, entity)
+    if not found:
+        return ""
+    parts = ["<h2>What it is</h2>"]
+    for value, scenario_ids in found[:DEFINITIONS_SHOWN]:
+        if scenario_ids:
+            parts.append(f"<p>As {plural(len(scenario_ids), 'scenario')} define{'s' if len(scenario_ids) == 1 else ''} it "
+                         f"under <code>cards:</code> (" + ", ".join(a(here, view.scenario_page(s), s) for s in scenario_ids[:3])
+                         + (f" and {len(scenario_ids) - 3} more" if len(scenario_ids) > 3 else "") + "):</p>")
+        else:
+            parts.append("<p>As the game's card catalogue defines it:</p>")
+        parts.append(_definition_words(value))
+        parts.append(f"<details><summary>As YAML</summary>{code_block(yaml_text({entity[1]: value}))}</details>")
+    if len(found) > DEFINITIONS_SHOWN:
+        parts.append(f"<p>Other scenarios define it in {plural(len(found) - DEFINITIONS_SHOWN, 'other way')}.</p>")
+    return "".join(parts)
+
+
+def _definition_words(value: Any) -> str:
+    if not isinstance(value, Mapping):
+        return f"<p>{esc(_words(value))}</p>"
+    rows = "".join(f"<dt>{esc(str(key).replace('_', ' '))}</dt><dd>{esc(_words(item))}</dd>" for key, item in value.items())
+    return f'<dl class="rk-definition">{rows}</dl>'
+
+
+def _open_questions(view: GameView, here: str, entity: Entity) -> str:
+    """The pairs no scenario covers yet, each with a question scenario to copy: written out for the most
+    connected, and for the others on the game page's pair picker, which a link opens on that pair."""
+    others = unconnected(view, entity)
+    if not others:
+        return ""
+    written = "".join(
+        f"<li><details><summary>{esc(entity_label(entity))} × {esc(entity_label(other))}</summary>"
+        f"{code_block(question(view, entity, other), copy=True)}</details></li>"
+        for other in others[:OPEN_QUESTIONS_WRITTEN]
+    )
+    linked = ", ".join(
+        f'<a href="{esc(href(here, view.home()) + pair_fragment(view, entity, other))}">{esc(entity_label(other))}</a>'
+        for other in others[OPEN_QUESTIONS_WRITTEN:]
+    )
+    return (f"<h2>Open questions</h2><p>No scenario yet makes it interact with these "
+            f"{plural(len(others), 'entity', 'entities')} of the kinds that raise questions "
+            f"({esc(', '.join(view.question_kinds))}). Each comes with a question scenario to start from: "
+            "leave out <code>expect:</code> and the engine answers it.</p>"
+            f'<ul class="rk-open-questions">{written}</ul>'
+            + (f'<p class="rk-open-linked">With: {linked} (the game page writes the question).</p>' if linked else ""))
+
+
+# --- Pairs ------------------------------------------------------------------------------------------
+
+
+def pair_page(view: GameView, first: Entity, second: Entity) -> str:
+    """Every scenario in which the engine made the two interact: verdict, what it did, the rulings cited."""
+    here = view.pair_page(first, second)
+    found = meetings(view, first, second)
+    items = []
+    for meeting in found:
+        result = meeting.result
+        title = result.scenario.title if result.scenario else result.id
+        cited = ", ".join(a(here, view.ruling_page(r), r) for r in meeting.rulings)
+        items.append(
+            f"<li>{verdict_with_readings(view, here, result)} {a(here, view.scenario_page(result.id), title)}"
+            f'<p class="rk-answer">{esc(meeting.answer())}</p>'
+            + (f'<p class="rk-cite">Rulings cited: {cited}</p>' if cited else "") + "</li>"
+        )
+    rulings = sorted({r for meeting in found for r in meeting.rulings})
+    body = [
+        f"<p>{a(here, view.home(), view.game.title)} · {a(here, view.entity_page(first), entity_label(first))} × "
+        f"{a(here, view.entity_page(second), entity_label(second))}</p>",
+        f"<p>The engine made them interact in {plural(len(found), 'scenario')}, under "
+        f"{plural(len(rulings), 'ruling')}.</p>",
+        "<h2>Scenarios</h2>",
+        f'<ul class="rk-meetings">{"".join(items)}</ul>',
+        "<h2>Rulings</h2>",
+        "<ul>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
+                         for r in rulings) + "</ul>",
+    ]
+    return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",),
+                         search_boost=PAIR_SEARCH_BOOST)
+
+
+def pair_picker(view: GameView) -> str:
+    """Two selects on the game page: the pair's page when the engine made them meet, else 'no scenario yet'."""
+    here = view.home()
+    entities = sorted(view.graph)
+    index = {entity: number for number, entity in enumerate(entities)}
+    data = {
+        "entities": [{"label": entity_label(e), "kind": e[0], "name": yaml_string(e[1]), "url": href(here, view.entity_page(e)),
+                      "slug": view.entity_slugs[e], "card": card_line(view, e)} for e in entities],
+        "pairs": {f"{index[x]}-{index[y]}": href(here, view.pair_page(x, y)) for x, y in connected_pairs(view)},
+        "questionKinds": list(view.question_kinds),
+        "template": game_template(view),
+    }
+    payload = json.dumps(data, sort_keys=True, ensure_ascii=False).replace("<", "\\u003c")
+    groups = "".join(
+        f'<optgroup label="{esc(kind)}">'
+        + "".join(f'<option value="{index[e]}">{esc(e[1])}</option>' for e in members) + "</optgroup>"
+        for kind, members in itertools.groupby(sorted(entities, key=lambda e: (e[0], e[1].lower())), key=lambda e: e[0])
+    )
+    return (
+        "<h2>What happens when X meets Y</h2>"
+        "<p>Pick two entities: you get every scenario in which the engine made them interact, or, when none does yet, "
+        "a question scenario to start from.</p>"
+        '<form class="rk-pairs" action="#">'
+        f'<script type="application/json" class="rk-pairs-data">{payload}</script>'
+        f'<label>First <select class="rk-pair-a" name="a"><option value="">choose…</option>{groups}</select></label> '
+        f'<label>Second <select class="rk-pair-b" name="b"><option value="">choose…</option>{groups}</select></label> '
+        '<button type="submit" class="rk-pair-go">What happens?</button>'
+        '<div class="rk-pair-answer" role="status" aria-live="polite"></div>'
+        "</form>"
+    )
 
 
 # --- Coverage and disputes ------------------------------------------------------------------------
@@ -597,7 +845,7 @@ def coverage_page(model: SiteModel) -> str:
             rows.append([a(here, view.ruling_page(ruling.id), ruling.id), status_badge(ruling.status),
                          str(len(passing)), f'<span class="rk-cover rk-cover-{state}">{esc(state)}</span>'])
         uncovered = [r[0] for r in rows if "rk-cover-uncovered" in r[3]]
-        body.append(f"<p>{len(rows)} rulings; {len(uncovered)} of those that need a passing scenario have none"
+        body.append(f"<p>{plural(len(rows), 'ruling')}; {len(uncovered)} of those that need a passing scenario have none"
                     + (": " + ", ".join(uncovered) if uncovered else ".") + "</p>")
         body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
         disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
@@ -605,10 +853,11 @@ def coverage_page(model: SiteModel) -> str:
                     + "".join(f"<li>{a(here, view.ruling_page(r.id), r.id)} (ambiguous)</li>" for r in catalogue.with_status("ambiguous"))
                     + "".join(f"<li>{a(here, view.scenario_page(r.id), r.id)} (disputed)</li>" for r in disputed) + "</ul>")
         body.append("<h3>Most connected entities</h3><ol>" + "".join(
-            f"<li>{a(here, view.entity_page(e), entity_label(e))} — {d} interactions</li>" for e, d in most_connected(view.graph)
+            f"<li>{a(here, view.entity_page(e), entity_label(e))} — {plural(d, 'interaction')}</li>"
+            for e, d in most_connected(view.graph)
         ) + "</ol>")
         questions = open_questions(view.graph, view.question_kinds)
-        body.append(f"<h3>Open questions</h3><p>{len(questions)} pairs of {esc(', '.join(view.question_kinds))} that no "
+        body.append(f"<h3>Open questions</h3><p>{plural(len(questions), 'pair')} of {esc(', '.join(view.question_kinds))} that no "
                     f"scenario makes interact. The {min(len(questions), OPEN_QUESTIONS_SHOWN)} between the most "
                     "connected entities:</p><ul>" + "".join(
                         f"<li>{a(here, view.entity_page(x), entity_label(x))} × {a(here, view.entity_page(y), entity_label(y))}</li>"
@@ -705,11 +954,39 @@ def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     flats = [flatten(b.result.outcome) for b in branches]
     differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1})
     head = ["fact"] + [b.readings[ruling.id] for b in branches]
-    rows = [[f"<code>{esc(k)}</code>", *(esc(f.get(k, "—")) for f in flats)] for k in differing]
+    rows = [[fact_cell(k), *(yaml_cell(f, k) for f in flats)] for k in differing]
     refused = [" ".join(f"action {i + 1} refused ({esc(r.reason)})" for i, r in sorted(b.result.rejections.items())) or "—"
                for b in branches]
     rows.append(["<i>refused actions</i>", *refused])
-    return table(head, rows)
+    summary = _difference_summary(differing, len(set(refused)) > 1)
+    return f'<p class="rk-difference">{esc(summary)}</p>' + table(head, rows)
+
+
+def fact_cell(path: str) -> str:
+    """A fact's dotted path, kept on one line."""
+    return f'<code class="rk-fact">{esc(path)}</code>'
+
+
+def yaml_cell(facts: Mapping[str, Any], key: str) -> str:
+    """A fact's value as YAML (flow style), '—' when it is not there."""
+    if key not in facts:
+        return "—"
+    text = yaml_text(facts[key], flow_leaves=True).strip()
+    text = text[: -len("...")].rstrip() if text.endswith("\n...") else text
+    return f'<code class="rk-yaml">{esc(text)}</code>'
+
+
+def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
+    """One line: what the readings change."""
+    changes = []
+    if facts:
+        shown = ", ".join(facts[:3]) + (f" and {len(facts) - 3} more" if len(facts) > 3 else "")
+        changes.append(f"{plural(len(facts), 'fact')} ({shown})")
+    if refusals_differ:
+        changes.append("which actions are refused")
+    if not changes:
+        return "The readings give the same outcome."
+    return "The readings change " + " and ".join(changes) + "."
 
 
 # --- All pages ------------------------------------------------------------------------------------
@@ -728,5 +1005,7 @@ def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
             pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
         for entity in view.graph:
             pages[view.entity_page(entity)] = entity_page(view, entity)
+        for first, second in connected_pairs(view):
+            pages[view.pair_page(first, second)] = pair_page(view, first, second)
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.md$", p) and ".." not in p for p in pages)
     return pages
