@@ -106,6 +106,15 @@ def graph_nodes(tab: Watched, index: int = 0) -> int:
     )
 
 
+def graph_nodes_once_drawn(tab: Watched, index: int, drawn: int) -> int:
+    """The nodes shown once Cytoscape has redrawn a change (its styles apply on the next frame): not ``drawn``."""
+    tab.page.wait_for_function(
+        "([i, n]) => document.querySelectorAll('.rk-graph')[i].rkGraph.nodes(':visible').length !== n", arg=[index, drawn],
+        timeout=5_000,
+    )
+    return graph_nodes(tab, index)
+
+
 def click_node(tab: Watched, label: str, index: int = 0) -> None:
     """Scroll the graph into view, let the scroll settle, then click the node where it is drawn."""
     tab.page.evaluate(
@@ -174,13 +183,13 @@ def test_kind_filter_hides_and_shows_nodes_and_leaves_none_alone(tab: Watched, s
     open_page(tab, site, f"{MR}/")
     before = graph_nodes(tab, 1)
     tab.page.locator(".rk-graph-kinds input[value=card]").uncheck()
-    after = graph_nodes(tab, 1)
+    after = graph_nodes_once_drawn(tab, 1, before)
     assert 0 < after < before
     assert tab.page.evaluate(f"{ISOLATED}(document.querySelectorAll('.rk-graph')[1].rkGraph)") == []
     kinds = tab.page.evaluate("document.querySelectorAll('.rk-graph')[1].rkGraph.nodes(':visible').map(n => n.data('kind'))")
     assert "card" not in kinds
     tab.page.locator(".rk-graph-kinds input[value=card]").check()
-    assert graph_nodes(tab, 1) == before
+    assert graph_nodes_once_drawn(tab, 1, after) == before
 
 
 def test_ruling_page(tab: Watched, site: Site) -> None:
@@ -245,7 +254,8 @@ def test_coverage_and_disputes_pages(tab: Watched, site: Site) -> None:
     open_page(tab, site, "disputes/")
     text = tab.page.locator(".rk-page").inner_text()
     assert "mr.amb.last-trump-returned-card" in text
-    assert "combo-card" in text and "last-trump" in text
+    readings = tab.page.locator(".rk-table", has_text="players.A.deck").first.text_content() or ""  # folded away: no inner text
+    assert "combo-card" in readings and "last-trump" in readings
 
 
 def test_markup_in_a_scenario_shows_as_text(tab: Watched, hostile_site: Site) -> None:
