@@ -452,13 +452,17 @@ def pick_pair(tab: Watched, first: str, second: str) -> None:
     """Choose two entities by label ("Jab (card)") in the game page's pair picker and ask."""
     values = tab.page.evaluate(
         """([first, second]) => {
-            const data = JSON.parse(document.querySelector('.rk-pairs-data').textContent);
-            const index = label => String(data.entities.findIndex(e => e.label === label));
-            return [index(first), index(second)];
+            const value = label => {
+                const [, name, kind] = /^(.*) \\((.*)\\)$/.exec(label);
+                const group = [...document.querySelectorAll('.rk-pair-a optgroup')].find(g => g.label === kind);
+                const option = group && [...group.querySelectorAll('option')].find(o => o.textContent === name);
+                return option ? option.value : null;
+            };
+            return [value(first), value(second)];
         }""",
         [first, second],
     )
-    assert "-1" not in values, (first, second)
+    assert None not in values, (first, second)
     tab.page.locator(".rk-pair-a").select_option(values[0])
     tab.page.locator(".rk-pair-b").select_option(values[1])
     tab.page.locator(".rk-pair-go").click()
@@ -482,6 +486,7 @@ def test_pair_lookup_says_no_scenario_yet_and_offers_a_question(any_tab: Watched
     open_page(any_tab, site, f"{MR}/")
     pick_pair(any_tab, "Arid Land (ENV)", "Shotgun (card)")
     answer = any_tab.page.locator(".rk-pair-answer")
+    answer.locator(".rk-no-scenario").wait_for(timeout=5_000)  # once the picker's data has come
     assert "No scenario yet makes Arid Land (ENV) and Shotgun (card) interact" in answer.inner_text()
     assert any_tab.page.url.endswith(f"/{MR}/")
     question = answer.locator("code").text_content()

@@ -83,6 +83,10 @@ class GameView:
     def facts_page(self) -> str:
         return page(self.id, "facts")
 
+    def pairs_data(self) -> str:
+        """The pair picker's data, fetched by the game page when a reader first uses the picker."""
+        return f"{self.id}/pairs.json"
+
     def ruling_page(self, ruling_id: str) -> str:
         return page(self.id, "rulings", ruling_id)
 

@@ -796,8 +796,10 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> str:
                          search_boost=PAIR_SEARCH_BOOST)
 
 
-def pair_picker(view: GameView) -> str:
-    """Two selects on the game page: the pair's page when the engine made them meet, else 'no scenario yet'."""
+def pair_picker_data(view: GameView) -> str:
+    """What the picker needs (entities, the pairs that have a page, the question template), as JSON.
+
+    URLs are relative to the game page, which fetches it."""
     here = view.home()
     entities = sorted(view.graph)
     index = {entity: number for number, entity in enumerate(entities)}
@@ -808,7 +810,13 @@ def pair_picker(view: GameView) -> str:
         "questionKinds": list(view.question_kinds),
         "template": game_template(view),
     }
-    payload = json.dumps(data, sort_keys=True, ensure_ascii=False).replace("<", "\\u003c")
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def pair_picker(view: GameView) -> str:
+    """Two selects on the game page: the pair's page when the engine made them meet, else 'no scenario yet'."""
+    entities = sorted(view.graph)
+    index = {entity: number for number, entity in enumerate(entities)}
     groups = "".join(
         f'<optgroup label="{esc(kind)}">'
         + "".join(f'<option value="{index[e]}">{esc(e[1])}</option>' for e in members) + "</optgroup>"
@@ -818,8 +826,7 @@ def pair_picker(view: GameView) -> str:
         "<h2>What happens when X meets Y</h2>"
         "<p>Pick two entities: you get every scenario in which the engine made them interact, or, when none does yet, "
         "a question scenario to start from.</p>"
-        '<form class="rk-pairs" action="#">'
-        f'<script type="application/json" class="rk-pairs-data">{payload}</script>'
+        f'<form class="rk-pairs" action="#" data-pairs="{esc(posixpath.relpath(view.pairs_data(), posixpath.dirname(view.home())))}">'
         f'<label>First <select class="rk-pair-a" name="a"><option value="">choose…</option>{groups}</select></label> '
         f'<label>Second <select class="rk-pair-b" name="b"><option value="">choose…</option>{groups}</select></label> '
         '<button type="submit" class="rk-pair-go">What happens?</button>'
@@ -993,7 +1000,7 @@ def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
 
 
 def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
-    """Every generated page by source path. ``read_file(path)`` returns a scenario file's text."""
+    """Every generated page (and the game pages' JSON data) by source path. ``read_file(path)`` returns a scenario file's text."""
     pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
     for view in model.games.values():
         pages[view.home()] = game_page(view)
@@ -1007,5 +1014,6 @@ def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
             pages[view.entity_page(entity)] = entity_page(view, entity)
         for first, second in connected_pairs(view):
             pages[view.pair_page(first, second)] = pair_page(view, first, second)
-    assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.md$", p) and ".." not in p for p in pages)
+        pages[view.pairs_data()] = pair_picker_data(view)
+    assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.(md|json)$", p) and ".." not in p for p in pages)
     return pages

@@ -58,9 +58,19 @@
     if (open) { answer.appendChild(copyBlock(question(data, a, b))); }
   }
 
+  /* The picker's data is fetched once, when the reader first focuses or uses it: the game page shows sooner. */
+  function loader(form) {
+    var pending = null;
+    return function () {
+      if (!pending) { pending = fetch(form.dataset.pairs).then(function (response) { return response.json(); }); }
+      return pending;
+    };
+  }
+
   function picker(form) {
-    var data = JSON.parse(form.querySelector(".rk-pairs-data").textContent);
+    var data = loader(form);
     var answer = form.querySelector(".rk-pair-answer");
+    form.addEventListener("focusin", function () { data(); });
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var first = form.querySelector(".rk-pair-a").value;
@@ -71,14 +81,16 @@
         return;
       }
       var low = Math.min(+first, +second), high = Math.max(+first, +second);
-      var page = data.pairs[low + "-" + high];
-      if (page) {
-        window.location.href = page;
-        return;
-      }
-      noScenarioYet(data, data.entities[low], data.entities[high], answer);
+      data().then(function (pairs) {
+        var page = pairs.pairs[low + "-" + high];
+        if (page) {
+          window.location.href = page;
+          return;
+        }
+        noScenarioYet(pairs, pairs.entities[low], pairs.entities[high], answer);
+      });
     });
-    openFromFragment(form, data);
+    if (/^#pair=/.test(window.location.hash)) { data().then(function (pairs) { openFromFragment(form, pairs); }); }
   }
 
   /* '#pair=<slug>--<slug>' (links from entity pages' open questions) picks that pair and asks. */

@@ -196,7 +196,8 @@
       return [node.data("name"), node.data("when"), node.data("condition") ? "only if " + node.data("condition") : "",
         (node.data("links") || []).map(function (l) { return l.text; }).join(", ")].filter(Boolean).join(" · ");
     }
-    return node.data("name") + " (" + kind + ") · " + node.data("degree") + " interaction(s)";
+    var degree = node.data("degree");
+    return node.data("name") + " (" + kind + ") · " + degree + (degree === 1 ? " interaction" : " interactions");
   }
 
   /* Kind filters: a kind unticked hides its nodes, and the nodes then left without an edge. */
