@@ -12,6 +12,7 @@ import itertools
 import json
 import posixpath
 import re
+from collections import Counter
 from typing import Any, Iterable, Mapping
 
 from checker import reference
@@ -148,6 +149,12 @@ def markdown_page(
 
 def verdict(result: RunResult) -> str:
     return f'<span class="rk-verdict rk-{result.verdict}">{LABELS[result.verdict]}</span>'
+
+
+def verdict_tally(results: Iterable[RunResult]) -> str:
+    """How many results have each verdict, as badges with counts: "PASS × 12 FAIL × 1"."""
+    counts = Counter(result.verdict for result in results)
+    return " ".join(f'<span class="rk-verdict rk-{v}">{LABELS[v]}</span> × {n}' for v, n in sorted(counts.items()))
 
 
 def default_readings_note(view: GameView, here: str, result: RunResult) -> str:
@@ -391,7 +398,7 @@ def game_page(view: GameView) -> str:
             a(here, view.ruling_page(ruling.id), ruling.id),
             status_badge(ruling.status),
             esc(_excerpt(ruling.quote)),
-            " ".join(verdict(r) for r in shown) or ("—" if ruling.status not in MUST_BE_COVERED else '<span class="rk-missing">none</span>'),
+            verdict_tally(shown) or ("—" if ruling.status not in MUST_BE_COVERED else '<span class="rk-missing">none</span>'),
         ])
     if rows:
         body.append(table(["ruling", "status", "quote", "scenarios"], rows))
