@@ -212,20 +212,24 @@ def _check_first_page(context: Context, who: str, first: Card) -> None:
 
 
 def _check_classes(context: Context, who: str, cards: list[Card]) -> None:
-    limits = (("intermediate", INTERMEDIATE_FROM, "zb.book.intermediate-page-12", "zb.search.intermediate"),
-              ("superior", SUPERIOR_FROM, "zb.book.superior-page-22", "zb.search.superior"))
-    for class_, first_page, ruling, search_term in limits:
-        for page, c in enumerate(cards, start=1):
-            if c.card_class == class_ and page < first_page:
-                context.note(search_term, f"{c.name} is in the \"{class_.title()}\" Class (page {first_page}+)",
-                             involves=[card(c.name)])
-                raise context.reject(f"{class_}-before-page-{first_page}", f"{c.name} ({class_.title()} Class) is on page {page} of {who}'s book",
-                                     ruling, involves=[card(c.name), BOOK], page=page)
+    limits = {"intermediate": (INTERMEDIATE_FROM, "zb.book.intermediate-page-12", "zb.search.intermediate"),
+              "superior": (SUPERIOR_FROM, "zb.book.superior-page-22", "zb.search.superior")}
+    early = [(page, c) for page, c in enumerate(cards, start=1)
+             if c.card_class in limits and page < limits[c.card_class][0]]
+    for class_, (first_page, ruling, search_term) in limits.items():
         placed = [page for page, c in enumerate(cards, start=1) if c.card_class == class_]
         if placed:
             context.note(search_term, f"\"{class_.title()}\" Class cards are restricted to page {first_page}+", involves=[BOOK])
+        if placed and not early:
             context.note(ruling, f"{who}'s {class_.title()} Class cards are on pages {placed}, all {first_page} or further",
                          involves=[BOOK])
+    if early:
+        page, first = early[0]
+        first_page, ruling, _ = limits[first.card_class or ""]
+        listed = "; ".join(f"page {p}: {c.name} ({(c.card_class or '').title()} Class, page {limits[c.card_class or ''][0]}+)"
+                           for p, c in early)
+        raise context.reject(f"{first.card_class}-before-page-{first_page}", f"{who}'s book: {listed}", ruling,
+                             involves=[card(c.name) for _, c in early] + [BOOK], page=page)
 
 
 def _check_copies(context: Context, who: str, cards: list[Card]) -> None:
