@@ -79,6 +79,7 @@ vocabulary.reasons(
     last_page_spell_stays="The SPELL card in the last page cannot be removed from the page by card effects.",
     must_keep_a_mamodo="At least 1 MAMODO card must remain in play.",
     no_such_choice="The choice names no card it could apply to.",
+    spell_used_this_turn="Once used, the SPELL card cannot be played again during the same turn.",
 )
 
 REGULAR_MAMODO = "zb.amb.regular-mamodo"
@@ -88,6 +89,7 @@ PRIORITY_AFTER_BATTLE_EFFECT = "zb.amb.priority-after-battle-effect"
 BATTLE_EFFECTS_ICON = "zb.amb.battle-effects-icon"
 BATTLE_EFFECTS_STEP = "zb.amb.battle-effects-step"
 SACRIFICE_PROTECT = "zb.amb.sacrifice-protect"
+SPELL_ONCE_PER_TURN = "zb.amb.spell-once-per-turn"
 END_PHASE_ORDER = "zb.amb.end-phase-order"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
@@ -881,6 +883,7 @@ def _confirm_battle_in(context: Context, state: State, player: str, action: Mapp
     spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"])
     state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell)
     attacker.pages[spell.page - 1] = None
+    attacker.spells_used.add((spell.card, spell.page))
     context.advance(state, "attack", action)
 
 
@@ -891,9 +894,6 @@ def _spell_for(context: Context, state: State, player: Player, action: Mapping[s
     if holder is None:
         raise context.reject("not-in-play", f"{mamodo_name} is not in play on {player.name}'s side", "zb.spell.own-mamodo",
                              involves=[card(mamodo_name)])
-    if player.name in player.negated_cards and name in player.negated_cards:
-        raise context.reject("attack-negated-before", f"{name}'s {use} was negated this turn", "zb.negate.no-redeclare",
-                             involves=[card(name)])
     page = _on_open_page(context, state, player, name, action.get("page"))
     kind = state.card(name)
     if kind.type != "SPELL":
@@ -904,6 +904,12 @@ def _spell_for(context: Context, state: State, player: Player, action: Mapping[s
                              involves=[card(name)])
     _check_icon(context, state, kind, use)
     _check_spell_mamodo(context, state, player, kind, holder)
+    if (name, page) in player.spells_used:
+        if context.read(SPELL_ONCE_PER_TURN, "every-spell"):
+            raise context.reject("spell-used-this-turn", f"{name} on page {page} has been played this turn", SPELL_ONCE_PER_TURN,
+                                 involves=[card(name)])
+        context.note(SPELL_ONCE_PER_TURN, f"{name} was played this turn; only No Battle SPELL cards wait for the next turn",
+                     involves=[card(name)])
     cost = _spell_cost(context, state, player, kind, page)
     if player.mp < cost:
         ruling = "zb.battle-in.cannot-pay" if use == "attack" else "zb.battle.defend-pay"
@@ -1017,6 +1023,7 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
     spell = _spell_for(context, state, state.players[name], action, "defend")
     battle.defense, battle.defender_mamodo = spell, spell.mamodo
     state.players[name].pages[spell.page - 1] = None
+    state.players[name].spells_used.add((spell.card, spell.page))
     if state.step == "attack":
         context.advance(state, "apply-effects", action)
     else:
@@ -1360,6 +1367,8 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
     with context.involving(card(source)):
         handler(context, state, owner, source, effect, action)
     state.log.append(f"{source}: {effect.kind}")
+    for then in effect.also:
+        _resolve_effect(context, state, owner, source, then, action)
 
 
 def _whom(effect: Effect, owner: str) -> str:
@@ -1375,6 +1384,7 @@ EFFECT_COMMON = {
                "description": "When an [IN PLAY] effect activates (START PHASE, END PHASE, as put in play); on a SPELL card: on "
                "Damage or Injury, other effects, or regardless of Power."},
     "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
+    "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
 }
 
 
@@ -1532,7 +1542,24 @@ def end_phase(context: Context, state: State, action: Mapping[str, Any]) -> None
     _refuse_when_over(context, state)
     if not state.end_pending:
         raise context.reject("not-now", "the BATTLE PHASE has not ended", "zb.end.begins", involves=[ACTION])
+    _check_petrified_choices(context, state, action)
     _run_end_phase(context, state, action)
+
+
+def _check_petrified_choices(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """Petrified MAMODO cards are recovered or discarded by the Attacker, at the END PHASE of their own turn."""
+    player = state.players[state.attacker]
+    chosen = list(action.get("recover") or []) + list(action.get("discard_petrified") or [])
+    for name in chosen:
+        holder = player.find(name)
+        if holder is None or holder.status != "petrified":
+            raise context.reject("no-such-choice", f"{name} is not a Petrified MAMODO card of {player.name}, the Attacker: "
+                                 "Petrified cards are recovered at the END PHASE of their owner's turn", "zb.petrified.recovery",
+                                 involves=[card(name), PETRIFIED])
+    cost = RECOVERY_MP * len(action.get("recover") or [])
+    if cost > player.mp:
+        raise context.reject("not-enough-mp", f"recovering {len(action.get('recover') or [])} Petrified card(s) costs {cost} MP; "
+                             f"{player.name} has {player.mp}", "zb.petrified.recovery", involves=[PETRIFIED, MP])
 
 
 def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
@@ -1673,6 +1700,7 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
         player.turn_power, player.event_played = 0, False
         player.used_effects.clear()
         player.negated_cards.clear()
+        player.spells_used.clear()
         player.events_shown.clear()
     if state.loser:
         return

@@ -60,6 +60,7 @@ class Effect:
     amount: int = 0
     whose: str = "opponent"  # self or opponent
     target: str | None = None  # a card the effect names
+    also: tuple["Effect", ...] = ()  # what the same effect goes on to do, in order
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class Player:
     event_played: bool = False  # this turn
     used_effects: set[str] = field(default_factory=set)  # once-per-turn effects applied this turn
     negated_cards: set[str] = field(default_factory=set)  # cards whose Attack or Defense was negated this turn
+    spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
     turn_power: int = 0  # Power an EVENT card gives until the END PHASE
     events_shown: list[int] = field(default_factory=list)  # pages of EVENT cards played this turn
 
@@ -204,7 +206,7 @@ class State:
 def _effect(raw: Mapping[str, Any]) -> Effect:
     return Effect(kind=raw["kind"], tag=raw.get("tag", "declare"), mp=raw.get("mp", 0), icons=tuple(raw.get("icons", ())),
                   timing=raw.get("timing"), amount=raw.get("amount", 0), whose=raw.get("whose", "opponent"),
-                  target=raw.get("target"))
+                  target=raw.get("target"), also=tuple(_effect(e) for e in raw.get("also", ())))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
