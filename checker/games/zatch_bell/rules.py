@@ -402,8 +402,7 @@ def _in_non_battle(state: State) -> bool:
 def _take_action(context: Context, state: State, player: str, what: str, action: Mapping[str, Any]) -> None:
     """An Action by ``player`` in Non-Battle: it must be theirs to perform."""
     _refuse_when_over(context, state)
-    if _before_start_phase(state):
-        _run_start_phase_without_pages(context, state)
+    _refuse_in_start_phase(context, state, what)
     if not _in_non_battle(state) and state.pending_battle_in is None:
         raise context.reject("not-in-non-battle", f"{what}: a Battle is in progress", "zb.event.no-battle"
                              if what == "an EVENT card" else "zb.battle.effects-window-no-putting", involves=[BATTLE])
@@ -415,10 +414,10 @@ def _take_action(context: Context, state: State, player: str, what: str, action:
     context.run_step(state, "non-battle", action)
 
 
-def _run_start_phase_without_pages(context: Context, state: State) -> None:
-    context.note(None, f"{state.attacker} turns no page in the START PHASE (the scenario goes on to the BATTLE PHASE)")
-    context.advance(state, "start-effects", {"pages": 0})
-    _open_battle_phase(context, state)
+def _refuse_in_start_phase(context: Context, state: State, what: str) -> None:
+    if _before_start_phase(state):
+        raise context.reject("not-now", f"{what}: the START PHASE comes first (the Attacker turns 0 to 3 pages)",
+                             "zb.start.not-activated", involves=[ACTION])
 
 
 @steps("non-battle")
@@ -438,8 +437,7 @@ def _acted(context: Context, state: State, player: str) -> None:
 def pass_(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player = action["player"]
     _refuse_when_over(context, state)
-    if _before_start_phase(state):
-        _run_start_phase_without_pages(context, state)
+    _refuse_in_start_phase(context, state, "a pass")
     if state.pending_battle_in is not None:
         _confirm_battle_in(context, state, player, action)
     elif state.step == "attack":
@@ -704,6 +702,12 @@ def _holder(player: Player, name: str) -> Mamodo | None:
 
 def _check_phase_owner(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
     kind = state.card(name)
+    if effect.phase is not None:
+        owner = player.name if effect.phase == "own" else other(player.name)
+        context.note("zb.table.note-2", f"{name}'s effect specifies the BATTLE PHASE of {owner}", involves=[card(name)])
+        if owner != state.attacker:
+            raise context.reject("wrong-battle-phase", f"{name}'s effect is for {owner}'s BATTLE PHASE; this is {state.attacker}'s",
+                                 "zb.table.note-2", involves=[card(name)])
     ruling = {"MAMODO": "zb.mamodo.effects-either-phase", "PARTNER": "zb.partner.either-phase", "MJ12": "zb.mj12.either-phase"}[kind.type]
     context.note(ruling, f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE", involves=[card(name)])
     context.note("zb.turns.apply-effects", f"{player.name} applies the effect of an in-play card", involves=[card(name)])
@@ -1125,12 +1129,14 @@ def _in_play_power(context: Context, state: State, player: Player, holder: Mamod
     if holder is None or holder.status == "petrified":
         return 0
     added = 0
-    for effect in state.card(holder.card).effects:
-        if effect.tag == "in-play" and effect.kind == "power" and effect.timing is None:
-            added += effect.amount
-            context.note("zb.tag.in-play-always", f"{holder.card}'s [IN PLAY] effect: +{effect.amount} Power while it is in play",
-                         involves=[card(holder.card)])
-            context.note("zb.precautions.in-play-active", "[IN PLAY] effects remain active during the Battle", involves=[BATTLE])
+    sources = [holder.card] + ([holder.partner] if holder.partner else []) + [c for c, _ in player.mj12]
+    for source in sources:
+        for effect in state.card(source).effects:
+            if effect.tag == "in-play" and effect.kind == "power" and effect.timing is None:
+                added += effect.amount
+                context.note("zb.tag.in-play-always", f"{source}'s [IN PLAY] effect: +{effect.amount} Power while it is in play",
+                             involves=[card(source), card(holder.card)])
+                context.note("zb.precautions.in-play-active", "[IN PLAY] effects remain active during the Battle", involves=[BATTLE])
     return added
 
 
@@ -1385,6 +1391,7 @@ EFFECT_COMMON = {
                "Damage or Injury, other effects, or regardless of Power."},
     "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
+    "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
 }
 
 

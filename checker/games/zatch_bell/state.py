@@ -61,6 +61,7 @@ class Effect:
     whose: str = "opponent"  # self or opponent
     target: str | None = None  # a card the effect names
     also: tuple["Effect", ...] = ()  # what the same effect goes on to do, in order
+    phase: str | None = None  # own or opponent: the BATTLE PHASE the effect is applied in
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,8 @@ class State:
 def _effect(raw: Mapping[str, Any]) -> Effect:
     return Effect(kind=raw["kind"], tag=raw.get("tag", "declare"), mp=raw.get("mp", 0), icons=tuple(raw.get("icons", ())),
                   timing=raw.get("timing"), amount=raw.get("amount", 0), whose=raw.get("whose", "opponent"),
-                  target=raw.get("target"), also=tuple(_effect(e) for e in raw.get("also", ())))
+                  target=raw.get("target"), also=tuple(_effect(e) for e in raw.get("also", ())),
+                  phase=raw.get("phase"))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
