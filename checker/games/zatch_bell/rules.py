@@ -847,9 +847,16 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
         raise context.reject("not-the-attacker", f"{name} is the Defender", "zb.actions.battle-in", involves=[BATTLE])
     if state.pending_battle_in is not None and state.priority == name:
         state.pending_battle_in = None
+    if state.battle is not None:
+        context.note("zb.precautions.two-spells", "The Power of two SPELL cards is not applied simultaneously: "
+                     "one Attack per Battle", involves=[BATTLE, card(action["spell"])])
     _take_action(context, state, name, "a Battle In", action)
     player = state.players[name]
     spell = _spell_for(context, state, player, action, "attack")
+    if player.spells_used:
+        context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
+        context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
+                     involves=[card(spell.card), BATTLE])
     state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page}
     context.run_step(state, "battle-in", action)
     state.priority = state.defender
@@ -1033,6 +1040,7 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
     else:
         context.run_step(state, "defend", action)
         context.note(BATTLE_EFFECTS_STEP, "The Defense is declared within the Defend step, after the effects", involves=[BATTLE])
+        state.priority, state.passes = state.attacker, 0
 
 
 def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
@@ -1183,6 +1191,9 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
         return
     context.note("zb.battle.win-injury", f"{spell.name} inflicts Injury to {spell.injure} MAMODO card(s)", involves=[INJURY])
     if spell.injure:
+        if action.get("protect") or action.get("sacrifice"):
+            context.note("zb.damage.owner-decides", f"{state.defender} receives several inflictions and decides where each goes",
+                         involves=[DAMAGE, INJURY])
         _injure_selected(context, state, spell, action)
     on_damage = [e for e in spell.effects if e.timing == "on-damage"]
     context.note("zb.battle.win-effects-on-damage", f"Effects on Damage or Injury: {len(on_damage)}", involves=[card(spell.name)])
@@ -1671,6 +1682,7 @@ def _send_in_a_mamodo(context: Context, state: State, player: Player, chosen: st
             assert name is not None
             player.pages[page - 1] = None
             player.mamodo.append(Mamodo(card=name, page=page))
+            state.sent_in.append(player.name)
             context.note("zb.no-mamodo.put-in-play", f"{player.name} has no MAMODO card in play: puts {name} in play from page {page}",
                          involves=[card(name)])
             return
@@ -1691,6 +1703,10 @@ def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) 
     if player.opening >= LAST_OPENING:
         _loses(context, state, player.name, f"{player.name} is on the last page and cannot turn the page the END PHASE requires")
         return
+    if state.attacker in state.sent_in:
+        context.note("zb.no-mamodo.then-turn", f"{player.name} put a MAMODO card in play by the no-MAMODO rule: "
+                     "now turns 1 page for 2 MP and ends the turn", involves=[BOOK])
+    state.sent_in.clear()
     player.opening += 1
     player.mp += MP_PER_PAGE
     context.note("zb.end.turn-one-page", f"{player.name}, the Attacker, turns 1 page ({_pages(player)}) and gets 2 MP: {player.mp} MP",

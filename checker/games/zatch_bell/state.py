@@ -190,6 +190,7 @@ class State:
     last_battle: dict[str, Any] | None = None
     loser: str | None = None
     end_pending: bool = False  # both players passed: the END PHASE waits for its choices
+    sent_in: list[str] = field(default_factory=list)  # players who put a MAMODO card in play by the no-MAMODO rule
     end_recovery_first: bool = False  # the Attacker ordered Petrified recovery before the END PHASE effects
     log: list[str] = field(default_factory=list)  # effects resolved, in order
 
