@@ -12,7 +12,7 @@ none), then the roles switch.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 
 from checker.errors import InputError
 from checker.game import Book, Context
@@ -22,7 +22,7 @@ from checker.vocabulary import Vocabulary, ref
 
 from .state import (
     BOOK_PAGES, LAST_OPENING, PLAYERS, Battle, Card, Effect, Mamodo, Player, SpellOut, State, base_name,
-    build_players, card_book, observe, open_pages, other, take_from_book,
+    build_players, card_book, observe, other, take_from_book,
 )
 
 steps: StepHandlers[State] = StepHandlers()
@@ -1754,7 +1754,3 @@ def before_action(context: Context, state: State, action: Mapping[str, Any]) -> 
 
 def settle(context: Context, state: State) -> None:
     before_action(context, state, {"action": "settle"})
-
-
-def players_of(state: State) -> Iterable[Player]:
-    return state.players.values()
