@@ -1427,20 +1427,20 @@ def power(context: Context, state: State, owner: str, source: str, effect: Effec
 
 @vocabulary.effect("gain-mp", "Its owner (whose: self) or the opponent gets 'amount' MP.", params=_effect_params(amount=AMOUNT))
 def gain_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    who = _whom(effect, owner)
-    state.players[who].mp += effect.amount
-    context.note(None, f"{source}: {who} gets {effect.amount} MP: {state.players[who].mp} MP", involves=[MP])
-    _cite_in_play(context, state, source, effect)
+    _change_mp(context, state, source, effect, _whom(effect, owner), effect.amount)
 
 
 @vocabulary.effect("lose-mp", "Reduces the MP of the opponent (or of its owner) by 'amount', to 0 at the least.",
                    params=_effect_params(amount=AMOUNT))
 def lose_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    who = _whom(effect, owner)
-    player = state.players[who]
-    player.mp = max(0, player.mp - effect.amount)
-    context.note(None, f"{source}: {who}'s MP -{effect.amount}: {player.mp} MP", involves=[MP])
+    _change_mp(context, state, source, effect, _whom(effect, owner), -effect.amount)
     _not_a_negation(context, state, "the reduction of MP")
+
+
+def _change_mp(context: Context, state: State, source: str, effect: Effect, who: str, change: int) -> None:
+    player = state.players[who]
+    player.mp = max(0, player.mp + change)
+    context.note(None, f"{source}: {who}'s MP {change:+d}: {player.mp} MP", involves=[MP])
     _cite_in_play(context, state, source, effect)
 
 
@@ -1508,18 +1508,21 @@ def discard_page(context: Context, state: State, owner: str, source: str, effect
 def negate_attack(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     battle.attack_negated = True
-    if battle.spell is not None:
-        state.players[state.attacker].negated_cards.add(battle.spell.card)
-    context.note("zb.negate.declared", f"{source} negates the Attack: its effects are negated too", involves=[BATTLE])
+    _negated(context, state, state.attacker, battle.spell, f"{source} negates the Attack")
 
 
 @vocabulary.effect("negate-defense", "Negates the Defense of the Battle (the Defender's Total Power is 0).", params=_effect_params())
 def negate_defense(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     battle.defense_negated = True
-    if battle.defense is not None:
-        state.players[state.defender].negated_cards.add(battle.defense.card)
-    context.note("zb.negate.declared", f"{source} negates the Defense: its effects are negated too", involves=[BATTLE])
+    _negated(context, state, state.defender, battle.defense, f"{source} negates the Defense")
+
+
+def _negated(context: Context, state: State, player: str, spell: SpellOut | None, what: str) -> None:
+    """A negated Attack or Defense: its effects are negated, and its SPELL card declares no new one this turn."""
+    if spell is not None:
+        state.players[player].negated_cards.add(spell.card)
+    context.note("zb.negate.declared", f"{what}: its effects are negated too", involves=[BATTLE])
 
 
 def _target(context: Context, state: State, owner: str, effect: Effect, action: Mapping[str, Any],
