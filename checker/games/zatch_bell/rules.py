@@ -1099,8 +1099,10 @@ def compare_total_power(context: Context, state: State, action: Mapping[str, Any
     else:
         defense = _total(context, state, state.defender, battle.defender_mamodo or "", battle.defense, False)
     battle.totals = {state.attacker: attack, state.defender: defense}
-    context.note("zb.battle.compare", f"Total Power: {state.attacker} {attack}, {state.defender} {defense}", involves=[BATTLE],
-                 attacker=attack, defender=defense)
+    fighting = [card(battle.mamodo)] + [card(out.card) for out in (battle.spell, battle.defense) if out is not None]
+    fighting += [card(battle.defender_mamodo)] if battle.defender_mamodo else []
+    context.note("zb.battle.compare", f"Total Power: {state.attacker} {attack}, {state.defender} {defense}",
+                 involves=[*fighting, BATTLE], attacker=attack, defender=defense)
     if battle.attack_negated:
         battle.winner = "defender"
         context.note("zb.battle.negated-fails", "The Attack was negated: it fails", involves=[BATTLE])
