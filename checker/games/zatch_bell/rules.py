@@ -90,6 +90,7 @@ BATTLE_EFFECTS_ICON = "zb.amb.battle-effects-icon"
 BATTLE_EFFECTS_STEP = "zb.amb.battle-effects-step"
 SACRIFICE_PROTECT = "zb.amb.sacrifice-protect"
 SPELL_ONCE_PER_TURN = "zb.amb.spell-once-per-turn"
+PETRIFIED_NO_MAMODO = "zb.amb.petrified-no-mamodo"
 END_PHASE_ORDER = "zb.amb.end-phase-order"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
@@ -836,8 +837,12 @@ def _note_event_played(context: Context, state: State, player: Player, kind: Car
 # === Declaring "Battle In!" and the Battle =======================================================
 
 
+COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card's effect flips lands (chance, written down)."}
+
+
 @vocabulary.action("battle-in", 'An Action of the Attacker: declare "Battle In!" with a SPELL card for an in-play MAMODO card.',
-                   params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"}},
+                   params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
+                           "coin": COIN},
                    required=["player", "mamodo", "spell"])
 def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name = action["player"]
@@ -857,7 +862,7 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
         context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
         context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
                      involves=[card(spell.card), BATTLE])
-    state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page}
+    state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin")}
     context.run_step(state, "battle-in", action)
     state.priority = state.defender
 
@@ -892,7 +897,7 @@ def _confirm_battle_in(context: Context, state: State, player: str, action: Mapp
                  f"and reveals {pending['spell']}", involves=[BATTLE, card(pending["spell"])])
     attacker = state.players[state.attacker]
     spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"])
-    state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell)
+    state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"))
     attacker.pages[spell.page - 1] = None
     attacker.spells_used.add((spell.card, spell.page))
     context.advance(state, "attack", action)
@@ -1002,6 +1007,7 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
                  mp=attacker.mp)
     context.note("zb.spell.initiate", f"{kind.name} initiates the Attack", involves=[card(kind.name)])
     context.note("zb.spell.zone", f"{kind.name} is placed below {battle.mamodo} on the SPELL card zone", involves=[card(kind.name)])
+    _flip_coins(context, state, state.attacker, kind, battle.coin)
     context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
     state.priority = state.defender
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
@@ -1013,7 +1019,8 @@ def _battle(state: State) -> Battle:
 
 
 @vocabulary.action("defend", "Battle step 2: the Defender declares 1 Defense with a SPELL card for an in-play MAMODO card.",
-                   params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"}},
+                   params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
+                           "coin": COIN},
                    required=["player", "mamodo", "spell"])
 def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _refuse_when_over(context, state)
@@ -1066,6 +1073,16 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     context.note("zb.battle.defend-pay", f"{state.defender} pays {cost} MP: {defender.mp} MP", involves=[card(kind.name), MP],
                  mp=defender.mp)
     context.note("zb.spell.initiate", f"{kind.name} initiates the Defense", involves=[card(kind.name)])
+    _flip_coins(context, state, state.defender, kind, action.get("coin"))
+
+
+def _flip_coins(context: Context, state: State, owner: str, spell: Card, coin: str | None) -> None:
+    """Effects that flip coins flip them when the Attack or Defense is declared."""
+    for effect in spell.effects:
+        if effect.kind == "coin-power":
+            context.note("zb.battle.coins-at-declaration", f"{spell.name}'s coin is flipped as it is declared: {coin}",
+                         involves=[card(spell.name), mechanic("coin toss")])
+            _resolve_effect(context, state, owner, spell.name, effect, {"coin": coin})
 
 
 @steps("apply-effects")
@@ -1427,6 +1444,18 @@ def power(context: Context, state: State, owner: str, source: str, effect: Effec
         context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {owner}'s Total Power", amount=effect.amount)
 
 
+@vocabulary.effect("coin-power", "Flip a coin: if heads, 'amount' Power is added to the Total Power of the Attack or Defense.",
+                   params=_effect_params(amount=AMOUNT))
+def coin_power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    coin = action.get("coin")
+    if coin is None:
+        raise context.reject("no-such-choice", f"{source} flips a coin: the scenario writes how it lands (coin: heads or tails)",
+                             "zb.battle.coins-at-declaration", involves=[card(source)])
+    if coin == "heads":
+        _battle(state).power[owner] += effect.amount
+        context.note(None, f"Heads: {source} gets +{effect.amount} Power", amount=effect.amount)
+
+
 @vocabulary.effect("gain-mp", "Its owner (whose: self) or the opponent gets 'amount' MP.", params=_effect_params(amount=AMOUNT))
 def gain_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _change_mp(context, state, source, effect, _whom(effect, owner), effect.amount)
@@ -1669,6 +1698,11 @@ def no_mamodo(context: Context, state: State, action: Mapping[str, Any]) -> None
         if _counted_in_play(player):
             continue
         if player.mamodo:
+            if context.read(PETRIFIED_NO_MAMODO, "on-the-mat"):
+                context.note(PETRIFIED_NO_MAMODO, f"{name}'s Petrified MAMODO cards are still on the mat: the rule is not invoked",
+                             involves=[PETRIFIED])
+                continue
+            context.note(PETRIFIED_NO_MAMODO, f"{name} has only Petrified MAMODO cards: no MAMODO card in play", involves=[PETRIFIED])
             context.note("zb.petrified.count", f"{name}'s Petrified MAMODO cards do not count as in-play MAMODO cards",
                          involves=[PETRIFIED])
         _send_in_a_mamodo(context, state, player, choices.get(name))

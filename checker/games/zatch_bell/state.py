@@ -168,6 +168,7 @@ class Battle:
     defender_mamodo: str | None = None
     defense: SpellOut | None = None
     defense_waived: bool = False
+    coin: str | None = None  # how the Attack's coin lands, written with the "Battle In"
     power: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     attack_negated: bool = False
     defense_negated: bool = False
