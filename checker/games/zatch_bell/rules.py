@@ -99,6 +99,7 @@ MAX_MAMODO_IN_BOOK = 8
 MAX_COPIES = 4
 INTERMEDIATE_FROM, SUPERIOR_FROM = 12, 22
 RECOVERY_MP = 2
+EITHER_PHASE = {"MAMODO": "zb.mamodo.effects-either-phase", "PARTNER": "zb.partner.either-phase", "MJ12": "zb.mj12.either-phase"}
 ONCE_PER_TURN_TAGS = {"declare": "zb.tag.declare-once", "mp": "zb.tag.mp-once", "discard": "zb.tag.discard-once"}
 __all__ = ["steps", "vocabulary", "setup", "observe", "before_action", "settle"]
 
@@ -227,6 +228,9 @@ def _check_classes(context: Context, who: str, cards: list[Card]) -> None:
             context.note(ruling, f"{who}'s {class_.title()} Class cards are on pages {placed}, all {first_page} or further",
                          involves=[BOOK])
     if early:
+        for page, c in early:
+            context.note(limits[c.card_class or ""][1], f"{c.name} ({(c.card_class or '').title()} Class) is on page {page}",
+                         involves=[card(c.name), BOOK], page=page)
         page, first = early[0]
         first_page, ruling, _ = limits[first.card_class or ""]
         listed = "; ".join(f"page {p}: {c.name} ({(c.card_class or '').title()} Class, page {limits[c.card_class or ''][0]}+)"
@@ -352,6 +356,8 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
                  involves=[BOOK, MP], mp=player.mp)
     context.note("zb.turns.start-two-mp", f"2 MP a page, 6 MP at the most: {gained} MP", involves=[MP])
     context.note("zb.start.no-turning-back", "The pages are turned forward", involves=[BOOK])
+    if player.opening == LAST_OPENING:
+        context.note("zb.win.not-yet", f"{player.name} is on the last page: the game is not won yet", involves=[BOOK])
 
 
 @steps("start-effects")
@@ -709,8 +715,7 @@ def _check_phase_owner(context: Context, state: State, player: Player, name: str
         if owner != state.attacker:
             raise context.reject("wrong-battle-phase", f"{name}'s effect is for {owner}'s BATTLE PHASE; this is {state.attacker}'s",
                                  "zb.table.note-2", involves=[card(name)])
-    ruling = {"MAMODO": "zb.mamodo.effects-either-phase", "PARTNER": "zb.partner.either-phase", "MJ12": "zb.mj12.either-phase"}[kind.type]
-    context.note(ruling, f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE", involves=[card(name)])
+    context.note(EITHER_PHASE[kind.type], f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE", involves=[card(name)])
     context.note("zb.turns.apply-effects", f"{player.name} applies the effect of an in-play card", involves=[card(name)])
     context.note("zb.table.applying", f"The {_role(state, player.name)} may apply in-play cards' effects", involves=[card(name)])
 
@@ -757,6 +762,8 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     classes = ["battle-icon"] if _allowed_in_battle(context, effect) else ["no-icon"]
     context.check_window(state, classes, name=f"{name}'s effect", involves=[card(name)])
     context.note("zb.precautions.only-icons-in-battle", f"{name}'s effect has the icon a Battle allows", involves=[card(name)])
+    context.note(EITHER_PHASE[state.card(name).type], f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE",
+                 involves=[card(name)])
     context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
     context.note("zb.mamodo.icon-area", f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
     _pay_and_apply(context, state, player, name, effect, action)
@@ -1274,6 +1281,8 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
                      involves=[card(protector), PROTECT])
         context.note("zb.protect.only-damage", "PROTECTING is against an infliction of Damage", involves=[PROTECT, DAMAGE])
         context.note("zb.protect.as-often", f"{protector} may PROTECT as often as {victim} desires", involves=[PROTECT])
+        if holder.status == "injured":
+            context.note("zb.injured.can-act", f"{protector} is Injured and can still PROTECT", involves=[card(protector)])
         context.note("zb.damage.protect-injured", f"{protector} PROTECTS the Spell Book: it becomes Injured", involves=[card(protector)])
         context.note("zb.damage.once-per-infliction", f"{amount} Damage: {protector} is Injured only once", involves=[card(protector)],
                      damage=amount)
@@ -1281,6 +1290,9 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
         return
     context.note(ruling, f"{amount} Damage: {victim} turns {amount} page(s), no MP gained", involves=[DAMAGE, BOOK], damage=amount)
     _turn_pages(context, state, victim, amount, "damage")
+    if state.loser is None:
+        context.note("zb.precautions.newly-opened", f"{victim} may play the cards in the newly open pages {_pages(player)}",
+                     involves=[BOOK])
 
 
 def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None) -> None:
