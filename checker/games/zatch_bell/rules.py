@@ -1373,7 +1373,8 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     elif defense is not None:
         context.note("zb.battle.lose-counter", f"{defense.name} has no [COUNTER]: its effects and Damage are not applied",
                      involves=[card(defense.name)])
-    spells = [(state.attacker, battle.spell)] + ([(state.defender, battle.defense)] if defense is not None else [])
+    spells = ([(state.attacker, battle.spell)] if not battle.attack_negated else []) + \
+        ([(state.defender, battle.defense)] if defense is not None else [])
     for owner, out in spells:
         if out is None:
             continue
