@@ -1,0 +1,26 @@
+"""Zatch Bell! The Card Battle (game id ``zatch-bell``): the Spell Book, the turn and the Battle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checker.game import EntityKind, Game
+from checker.games.zatch_bell import rules
+
+
+class ZatchBell(Game):
+    id = "zatch-bell"
+    title = "Zatch Bell! The Card Battle"
+    rules = rules
+    source = "zatch-bell-card-battle-manual.md"
+    entity_kinds = {
+        "card": EntityKind("A MAMODO, PARTNER, MJ12, SPELL or EVENT card", open_questions=True),
+        "mechanic": EntityKind("A mechanic the manual names", hub=True),
+    }
+
+    def describe(self, kind: str, name: str) -> dict[str, Any] | None:
+        entry = self.data.cards.get("cards", {}).get(name) if kind == "card" else None
+        return dict(entry) if entry is not None else None
+
+
+GAME = ZatchBell()

@@ -1,0 +1,1808 @@
+"""Zatch Bell! The Card Battle, as its manual states it: the Spell Book, the turn and the Battle (part 1).
+
+The game stands at one step of ``procedure.yaml``. ``setup`` checks both Spell Books and walks the
+PREPARATION PHASE. ``turn-pages`` is the Attacker's START PHASE; in the BATTLE PHASE the players
+perform Actions in turn (``put-in-play``, ``apply-effect``, ``play-event``, ``battle-in``) or ``pass``;
+a "Battle In" the Defender lets through begins the Battle: ``defend`` (or ``pass``), icon-marked
+effects until both pass, Total Power compared, then ``resolve`` (the Defender's PROTECT, the
+Attacker's Injury targets) and "Battle Out". When both players pass in Non-Battle the END PHASE
+follows (``end-phase`` gives its choices; any later action or the end of the scenario runs it with
+none), then the roles switch.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from checker.errors import InputError
+from checker.game import Book, Context
+from checker.procedure import StepHandlers
+from checker.trace import Entity, mechanic
+from checker.vocabulary import Vocabulary, ref
+
+from .state import (
+    BOOK_PAGES, LAST_OPENING, PLAYERS, Battle, Card, Effect, Mamodo, Player, SpellOut, State, base_name,
+    build_players, card_book, observe, other, take_from_book,
+)
+
+steps: StepHandlers[State] = StepHandlers()
+vocabulary = Vocabulary()
+vocabulary.reasons(
+    book_size="A Spell Book must consist of exactly 32 cards before play begins.",
+    first_page_not_regular_mamodo="The first page must contain a regular MAMODO card.",
+    last_page_not_spell="The last page must contain a SPELL card.",
+    intermediate_before_page_12='"Intermediate" Class cards can only be placed in page 12 or further.',
+    superior_before_page_22='"Superior" Class cards can only be placed in page 22 or further.',
+    too_many_mamodo_cards="Up to 8 MAMODO cards total may be included in a Spell Book.",
+    too_many_copies="Up to 4 copies of a card with the same card number can be included in a Spell Book.",
+    banned_card='Under the tournament rule, cards with an "e" at the end of their card number are banned.',
+    book_cannot_be_altered="A Spell Book cannot be altered during a game, unless called for by card effects.",
+    game_over="The game has been won.",
+    not_the_start_phase="Pages are turned for MP only in the Attacker's START PHASE.",
+    not_the_attacker="Only the Attacker may do this.",
+    not_the_defender="Only the Defender may do this.",
+    too_many_pages="The Attacker may turn a maximum of 3 pages in the START PHASE.",
+    cannot_turn_back="Pages may not be turned back without the use of card effects.",
+    no_page_left="The book has no page left to turn.",
+    not_your_action="It is the other player's Action.",
+    not_in_non_battle="This is done only when a Battle is not in progress.",
+    not_on_open_page="The card is not on an open page of the player's Spell Book.",
+    wrong_card_type="That card type cannot be used this way.",
+    mamodo_limit="Up to 3 MAMODO cards can exist on a player's side of play.",
+    same_mamodo_name="No two MAMODO cards can share the same MAMODO name on a side of play.",
+    nothing_to_place_on="The card must be placed on top of a MAMODO card that is not in play.",
+    partner_needs_its_mamodo="A PARTNER card is attached only to its in-play MAMODO card.",
+    partner_limit="Up to 3 PARTNER cards on a side of play.",
+    same_partner_name="No two PARTNER cards can share the same PARTNER name.",
+    mamodo_has_a_partner="Only 1 PARTNER card can be attached to each MAMODO card.",
+    same_mj12_name="No two MJ12 cards can share the same MJ12 card name.",
+    not_in_play="The card is not in play on the player's side.",
+    no_such_effect="The card has no such effect.",
+    effect_used_this_turn="These effects can be applied only once per turn (per player).",
+    in_play_effects_apply_themselves="[IN PLAY] effects are automatic and do not require an Action.",
+    wrong_battle_phase="The effect specifies the BATTLE PHASE of the other player.",
+    not_enough_mp="The MP cost cannot be paid.",
+    event_this_turn="Only 1 EVENT card can be played per turn (per player).",
+    event_icon="An EVENT card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
+    no_attack_icon='"Battle In" can only be declared with a card or effect that has an Attack icon.',
+    no_defend_icon="A Defense is declared with a SPELL card that has a Defend icon.",
+    spell_for_another_mamodo="A SPELL card is played only for the MAMODO named on it.",
+    mamodo_petrified="Petrified MAMODO cards cannot do this.",
+    attack_negated_before="A new Attack or Defense cannot be declared with the card that initiated a negated one.",
+    not_now="The game does not stand where this can be done.",
+    defense_declared="Only 1 Defense is declared per Battle.",
+    defense_step_over="The Defense is declared in Battle step 2, before effects are applied.",
+    not_a_battle_effect="Only effects with the icon of the Battle's effect step can be applied in it.",
+    no_putting_in_play_in_battle="Putting cards in play cannot be done during the Battle's effect step without card effects.",
+    cannot_protect="That MAMODO card cannot SACRIFICE or PROTECT here.",
+    cannot_target_petrified="Petrified MAMODO cards cannot be a target of card effects that do not specify them.",
+    last_page_spell_stays="The SPELL card in the last page cannot be removed from the page by card effects.",
+    must_keep_a_mamodo="At least 1 MAMODO card must remain in play.",
+    no_such_choice="The choice names no card it could apply to.",
+    spell_used_this_turn="Once used, the SPELL card cannot be played again during the same turn.",
+)
+
+REGULAR_MAMODO = "zb.amb.regular-mamodo"
+TOURNAMENT = "zb.amb.tournament"
+MJ12_NAME = "zb.amb.mj12-name"
+PRIORITY_AFTER_BATTLE_EFFECT = "zb.amb.priority-after-battle-effect"
+BATTLE_EFFECTS_ICON = "zb.amb.battle-effects-icon"
+BATTLE_EFFECTS_STEP = "zb.amb.battle-effects-step"
+SACRIFICE_PROTECT = "zb.amb.sacrifice-protect"
+SPELL_ONCE_PER_TURN = "zb.amb.spell-once-per-turn"
+PETRIFIED_NO_MAMODO = "zb.amb.petrified-no-mamodo"
+END_PHASE_ORDER = "zb.amb.end-phase-order"
+MP_PER_PAGE = 2
+MAX_START_PAGES = 3
+MAX_IN_PLAY = 3
+MAX_MAMODO_IN_BOOK = 8
+MAX_COPIES = 4
+INTERMEDIATE_FROM, SUPERIOR_FROM = 12, 22
+RECOVERY_MP = 2
+EITHER_PHASE = {"MAMODO": "zb.mamodo.effects-either-phase", "PARTNER": "zb.partner.either-phase", "MJ12": "zb.mj12.either-phase"}
+ONCE_PER_TURN_TAGS = {"declare": "zb.tag.declare-once", "mp": "zb.tag.mp-once", "discard": "zb.tag.discard-once"}
+__all__ = ["steps", "vocabulary", "setup", "observe", "before_action", "settle"]
+
+
+def card(name: str) -> Entity:
+    return ("card", name)
+
+
+BOOK, MP, BATTLE, DAMAGE, INJURY = (mechanic(m) for m in ("Spell Book", "MP", "Battle", "Damage", "Injury"))
+ACTION, PETRIFIED, PROTECT = mechanic("Action"), mechanic("Petrified"), mechanic("SACRIFICE / PROTECT")
+
+
+# === Spell Book Construction =====================================================================
+
+
+def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
+    known = card_book(book, cards)
+    players = build_players(initial, known)
+    first = initial.get("first_attacker", "A")
+    state = State(players=players, cards=Book(known), first_attacker=first, attacker=first)
+    start = initial.get("start", "preparation")
+    if start == "preparation":
+        context.walk(state, "preparation")
+        return state
+    context.run_step(state, "check-books")
+    _place_mid_game(state, initial)
+    state.turn = initial.get("turn", 1)
+    state.attacker = initial.get("attacker", first)
+    context.note(None, f"The game starts at turn {state.turn}, {state.attacker} the Attacker, at the {start}")
+    if start == "battle-phase":
+        state.step = "start-effects"
+        state.priority = state.attacker
+    else:
+        state.step = "decide-turn-order"
+    return state
+
+
+def _place_mid_game(state: State, initial: Mapping[str, Any]) -> None:
+    """A game the scenario starts mid-way: each player's opening, MP, cards in play and Discard Pile."""
+    for name in PLAYERS:
+        raw, player = initial["players"][name], state.players[name]
+        where = ("initial", "players", name)
+        player.opening = _opening(raw.get("page", 2), where + ("page",))
+        for index, entry in enumerate(raw.get("in_play", [{"card": player.pages[0]}] if player.pages else [])):
+            at = where + ("in_play", index)
+            mamodo = Mamodo(card=entry["card"], page=take_from_book(player, entry["card"], entry.get("page"), at),
+                            status=entry.get("status", "normal"))
+            for below in entry.get("under", []):
+                mamodo.under.append((below, take_from_book(player, below, None, at + ("under",))))
+            if entry.get("partner"):
+                mamodo.partner = entry["partner"]
+                mamodo.partner_page = take_from_book(player, entry["partner"], None, at + ("partner",))
+            player.mamodo.append(mamodo)
+        for index, mj12 in enumerate(raw.get("mj12", [])):
+            player.mj12.append((mj12, take_from_book(player, mj12, None, where + ("mj12", index))))
+        for index, gone in enumerate(raw.get("discard", [])):
+            take_from_book(player, gone, None, where + ("discard", index))
+            player.discard.append(gone)
+
+
+def _opening(page: int, where: tuple[str | int, ...]) -> int:
+    if page == 1:
+        return 0
+    if page == BOOK_PAGES:
+        return LAST_OPENING
+    if page % 2 or not 2 <= page <= 30:
+        raise InputError(f"page {page} is not the first of the open pages", path=where,
+                         expected="1, an even page 2 to 30 (open with the next page), or 32")
+    return page // 2
+
+
+@steps("check-books")
+def check_books(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for name in PLAYERS:
+        _check_book(context, state, state.players[name])
+
+
+def _check_book(context: Context, state: State, player: Player) -> None:
+    who = player.name
+    context.note("zb.book.order", f"{who}'s Spell Book holds its cards in the order {who} chose, one card a page",
+                 involves=[BOOK])
+    context.note("zb.types.five", "Every card is a MAMODO, PARTNER, MJ12, SPELL or EVENT card", involves=[BOOK])
+    if player.size != BOOK_PAGES:
+        raise context.reject("book-size", f"{who}'s Spell Book holds {player.size} cards, not exactly {BOOK_PAGES}",
+                             "zb.book.exactly-32", involves=[BOOK], cards=player.size)
+    context.note("zb.book.exactly-32", f"{who}'s Spell Book holds exactly 32 cards", involves=[BOOK])
+    cards = [state.card(name) for name in player.pages if name is not None]
+    _check_first_page(context, who, cards[0])
+    last = cards[-1]
+    if last.type != "SPELL":
+        raise context.reject("last-page-not-spell", f"page 32 of {who}'s book holds {last.name}, a {last.type} card",
+                             "zb.book.last-page-spell", involves=[card(last.name), BOOK], page=32)
+    context.note("zb.book.last-page-spell", f"Page 32 of {who}'s book holds a SPELL card", involves=[BOOK])
+    _check_classes(context, who, cards)
+    mamodo = sum(1 for c in cards if c.type == "MAMODO")
+    if mamodo > MAX_MAMODO_IN_BOOK:
+        raise context.reject("too-many-mamodo-cards", f"{who}'s book holds {mamodo} MAMODO cards, more than 8",
+                             "zb.book.max-8-mamodo", involves=[BOOK], mamodo=mamodo)
+    context.note("zb.book.max-8-mamodo", f"{who}'s book holds {mamodo} MAMODO card(s), 8 at the most", involves=[BOOK])
+    _check_copies(context, who, cards)
+    _check_tournament_ban(context, who, cards)
+
+
+def _check_first_page(context: Context, who: str, first: Card) -> None:
+    regular = first.type == "MAMODO" and (first.regular or context.read(REGULAR_MAMODO, "regular-class"))
+    if first.type == "MAMODO" and not first.regular:
+        context.note(REGULAR_MAMODO, f"{first.name} is put in play on top of another MAMODO card: "
+                     f"{'a regular MAMODO card' if regular else 'not the regular (standard) form'}", involves=[card(first.name)])
+    if not regular:
+        raise context.reject("first-page-not-regular-mamodo", f"page 1 of {who}'s book holds {first.name}, not a regular MAMODO card",
+                             "zb.book.first-page-mamodo", involves=[card(first.name), BOOK], page=1)
+    context.note("zb.book.first-page-mamodo", f"Page 1 of {who}'s book holds {first.name}, a regular MAMODO card",
+                 involves=[card(first.name), BOOK])
+
+
+def _check_classes(context: Context, who: str, cards: list[Card]) -> None:
+    limits = {"intermediate": (INTERMEDIATE_FROM, "zb.book.intermediate-page-12", "zb.search.intermediate"),
+              "superior": (SUPERIOR_FROM, "zb.book.superior-page-22", "zb.search.superior")}
+    early = [(page, c) for page, c in enumerate(cards, start=1)
+             if c.card_class in limits and page < limits[c.card_class][0]]
+    for class_, (first_page, ruling, search_term) in limits.items():
+        placed = [page for page, c in enumerate(cards, start=1) if c.card_class == class_]
+        if placed:
+            context.note(search_term, f"\"{class_.title()}\" Class cards are restricted to page {first_page}+", involves=[BOOK])
+        if placed and not early:
+            context.note(ruling, f"{who}'s {class_.title()} Class cards are on pages {placed}, all {first_page} or further",
+                         involves=[BOOK])
+    if early:
+        for page, c in early:
+            context.note(limits[c.card_class or ""][1], f"{c.name} ({(c.card_class or '').title()} Class) is on page {page}",
+                         involves=[card(c.name), BOOK], page=page)
+        page, first = early[0]
+        first_page, ruling, _ = limits[first.card_class or ""]
+        listed = "; ".join(f"page {p}: {c.name} ({(c.card_class or '').title()} Class, page {limits[c.card_class or ''][0]}+)"
+                           for p, c in early)
+        raise context.reject(f"{first.card_class}-before-page-{first_page}", f"{who}'s book: {listed}", ruling,
+                             involves=[card(c.name) for _, c in early] + [BOOK], page=page)
+
+
+def _check_copies(context: Context, who: str, cards: list[Card]) -> None:
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c.number] = counts.get(c.number, 0) + 1
+    for number, count in counts.items():
+        if count > MAX_COPIES:
+            names = sorted({c.name for c in cards if c.number == number})
+            raise context.reject("too-many-copies", f"{who}'s book holds {count} copies of card number {number} ({', '.join(names)})",
+                                 "zb.book.max-4-copies", involves=[card(n) for n in names] + [BOOK], copies=count)
+    names: dict[str, set[str]] = {}
+    for c in cards:
+        names.setdefault(c.name if c.type != "MAMODO" else c.name, set()).add(c.number)
+    shared = {name: sorted(numbers) for name, numbers in names.items() if len(numbers) > 1}
+    text = "; ".join(f"{name}: numbers {', '.join(n)}" for name, n in shared.items())
+    context.note("zb.book.max-4-copies", f"{who}'s book holds at most 4 copies of each card number" +
+                 (f" (copies are counted per number: {text})" if shared else ""), involves=[BOOK])
+
+
+def _check_tournament_ban(context: Context, who: str, cards: list[Card]) -> None:
+    banned = [c for c in cards if c.number.endswith("e")]
+    if banned and context.read(TOURNAMENT, "tournament"):
+        raise context.reject("banned-card", f"{banned[0].name} ({banned[0].number}) is banned in tournament settings",
+                             TOURNAMENT, involves=[card(banned[0].name)])
+
+
+# === Sequence of Gameplay: the PREPARATION PHASE =================================================
+
+
+@steps("send-in-first-mamodo")
+def send_in_first_mamodo(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    context.note("zb.sequence.preparation", "PREPARATION PHASE: put the first mamodo in play, decide the first Attacker")
+    for name in PLAYERS:
+        player = state.players[name]
+        first = player.pages[0]
+        assert first is not None
+        player.pages[0] = None
+        player.mamodo.append(Mamodo(card=first, page=1))
+        context.note("zb.prep.send-in-first-mamodo", f"{name} puts {first} from page 1 in play", involves=[card(first)])
+        context.note("zb.book.mamodo-partner-leave", f"{first} leaves page 1 of {name}'s book", involves=[card(first), BOOK])
+
+
+@steps("turn-first-page")
+def turn_first_page(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for name in PLAYERS:
+        player = state.players[name]
+        player.opening += 1
+        player.mp += MP_PER_PAGE
+        context.note("zb.prep.turn-one-page", f"{name} turns 1 page (open pages {_pages(player)}) and gets 2 MP: {player.mp} MP",
+                     involves=[BOOK, MP], mp=player.mp)
+
+
+@steps("decide-turn-order")
+def decide_turn_order(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    context.note("zb.prep.coin-toss", f"The coin toss: {state.first_attacker} goes first", involves=[mechanic("coin toss")])
+    context.note("zb.turns.coin-toss-winner-attacks", f"{state.first_attacker} starts the first turn as the Attacker, "
+                 f"{other(state.first_attacker)} as the Defender", involves=[mechanic("coin toss")])
+    context.note("zb.sequence.first-attacker", f"{state.first_attacker}, the 1st Attacker, takes the first turn")
+
+
+def _pages(player: Player) -> str:
+    return " and ".join(str(p) for p in player.open)
+
+
+# === The START PHASE ================================================================================
+
+
+@vocabulary.action("turn-pages", "The Attacker's START PHASE: turn 0 to 3 pages of the Spell Book, 2 MP each.",
+                   params={"player": ref("player"), "pages": {"type": "integer", "description": "Pages turned (0 to 3)."}},
+                   required=["player", "pages"])
+def turn_pages(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _refuse_when_over(context, state)
+    if not _before_start_phase(state):
+        raise context.reject("not-the-start-phase", "pages are turned for MP only in the START PHASE",
+                             "zb.table.no-page-turning", involves=[BOOK, MP])
+    if action["player"] != state.attacker:
+        raise context.reject("not-the-attacker", f"{action['player']} is the Defender; the Attacker turns pages",
+                             "zb.start.turn-pages", involves=[BOOK])
+    context.advance(state, "start-effects", action)
+    _open_battle_phase(context, state)
+
+
+def _before_start_phase(state: State) -> bool:
+    return state.step in ("decide-turn-order", "switch-roles") and state.loser is None
+
+
+@steps("start-page-turning")
+def start_page_turning(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player = state.players[state.attacker]
+    pages = int(action.get("pages", 0))
+    if pages < 0:
+        raise context.reject("cannot-turn-back", "pages may not be turned back without card effects", "zb.start.no-turning-back",
+                             involves=[BOOK])
+    if pages > MAX_START_PAGES:
+        raise context.reject("too-many-pages", f"{pages} pages: the maximum is 3 per turn", "zb.start.max-three", involves=[BOOK])
+    if player.opening + pages > LAST_OPENING:
+        raise context.reject("no-page-left", f"{player.name} has {LAST_OPENING - player.opening} page(s) left to turn",
+                             "zb.start.max-three", involves=[BOOK])
+    context.note("zb.turns.start-up-to-3", f"START PHASE of turn {state.turn}: {player.name}, the Attacker, turns {pages} page(s)",
+                 involves=[BOOK])
+    context.note("zb.start.turn-pages", f"{player.name} may increase MP by turning pages", involves=[BOOK, MP])
+    if pages == 0:
+        context.note("zb.start.may-turn-none", f"{player.name} turns no page and gets no MP", involves=[BOOK, MP])
+        return
+    player.opening += pages
+    gained = pages * MP_PER_PAGE
+    if state.turn == 1 and player.name == state.first_attacker and context.read(TOURNAMENT, "tournament"):
+        context.note(TOURNAMENT, f"Tournament rule: the first Attacker gets no MP from the {pages} page(s) turned on the first turn",
+                     involves=[MP])
+        gained = 0
+    elif state.turn == 1 and player.name == state.first_attacker:
+        context.reading(TOURNAMENT)
+    player.mp += gained
+    context.note("zb.start.max-three", f"{pages} page(s): 3 at the most", involves=[BOOK])
+    context.note("zb.start.two-mp-each", f"{player.name} gets {gained} MP for {pages} page(s): open pages {_pages(player)}, {player.mp} MP",
+                 involves=[BOOK, MP], mp=player.mp)
+    context.note("zb.turns.start-two-mp", f"2 MP a page, 6 MP at the most: {gained} MP", involves=[MP])
+    context.note("zb.start.no-turning-back", "The pages are turned forward", involves=[BOOK])
+    if player.opening == LAST_OPENING:
+        context.note("zb.win.not-yet", f"{player.name} is on the last page: the game is not won yet", involves=[BOOK])
+
+
+@steps("start-effects")
+def start_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    timed = _in_play_effects(state, "start-phase")
+    if not timed:
+        return
+    context.note("zb.start.after-page-turning", "The START PHASE effects resolve after the page turning")
+    for owner, source, effect in timed:
+        context.note("zb.start.in-play-effects", f"{owner}'s {source} [IN PLAY] effect activates in the START PHASE",
+                     involves=[card(source)])
+        _resolve_effect(context, state, owner, source, effect, {})
+
+
+def _in_play_effects(state: State, timing: str) -> list[tuple[str, str, Effect]]:
+    """[IN PLAY] effects with this timing of the cards in play, the Attacker's first; Petrified MAMODO cards' never."""
+    found: list[tuple[str, str, Effect]] = []
+    for name in (state.attacker, state.defender):
+        player = state.players[name]
+        for m in player.mamodo:
+            if m.status == "petrified":
+                continue
+            for source in [m.card] + ([m.partner] if m.partner else []):
+                found += [(name, source, e) for e in state.card(source).effects if e.tag == "in-play" and e.timing == timing]
+        for source, _ in player.mj12:
+            found += [(name, source, e) for e in state.card(source).effects if e.tag == "in-play" and e.timing == timing]
+    return found
+
+
+# === The BATTLE PHASE: the Action System and the Alternating Rule ================================
+
+
+def _open_battle_phase(context: Context, state: State) -> None:
+    state.priority, state.passes = state.attacker, 0
+    context.note("zb.turns.battle-actions", f"BATTLE PHASE: {state.attacker} (Attacker) and {state.defender} (Defender) "
+                 "each take turns performing 1 Action", involves=[ACTION])
+    context.note("zb.alternate.attacker-first", f"{state.attacker}, the Attacker, performs the first Action", involves=[ACTION])
+
+
+def _refuse_when_over(context: Context, state: State) -> None:
+    if state.loser is not None:
+        raise context.reject("game-over", f"{other(state.loser)} has won the game", "zb.sequence.runs-out-loses")
+
+
+def _in_non_battle(state: State) -> bool:
+    return state.battle is None and state.step in ("start-effects", "non-battle", "battle-in", "battle-out") and not state.end_pending
+
+
+def _take_action(context: Context, state: State, player: str, what: str, action: Mapping[str, Any]) -> None:
+    """An Action by ``player`` in Non-Battle: it must be theirs to perform."""
+    _refuse_when_over(context, state)
+    _refuse_in_start_phase(context, state, what)
+    if not _in_non_battle(state) and state.pending_battle_in is None:
+        raise context.reject("not-in-non-battle", f"{what}: a Battle is in progress", "zb.event.no-battle"
+                             if what == "an EVENT card" else "zb.battle.effects-window-no-putting", involves=[BATTLE])
+    if state.priority != player:
+        raise context.reject("not-your-action", f"{state.priority} performs the next Action, not {player}",
+                             "zb.turns.battle-actions", involves=[ACTION])
+    if state.pending_battle_in is not None:
+        _defender_acts_before_battle_in(context, state, player)
+    context.run_step(state, "non-battle", action)
+
+
+def _refuse_in_start_phase(context: Context, state: State, what: str) -> None:
+    if _before_start_phase(state):
+        raise context.reject("not-now", f"{what}: the START PHASE comes first (the Attacker turns 0 to 3 pages)",
+                             "zb.start.not-activated", involves=[ACTION])
+
+
+@steps("non-battle")
+def non_battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    context.note("zb.actions.definition", f"{action.get('player')} performs an Action ({action['action']})", involves=[ACTION])
+
+
+def _acted(context: Context, state: State, player: str) -> None:
+    """After an Action, the other player may perform one (in a Battle, see the effects window)."""
+    state.passes = 0
+    state.priority = other(player)
+    context.note("zb.alternate.other-may-act", f"{other(player)} may now perform an Action", involves=[ACTION])
+
+
+@vocabulary.action("pass", "Pass: perform no Action (the Defender's pass also lets a \"Battle In\" through or waives the Defense).",
+                   params={"player": ref("player")}, required=["player"])
+def pass_(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player = action["player"]
+    _refuse_when_over(context, state)
+    _refuse_in_start_phase(context, state, "a pass")
+    if state.pending_battle_in is not None:
+        _confirm_battle_in(context, state, player, action)
+    elif state.step == "attack":
+        _waive_defense(context, state, player, action)
+    elif state.step in ("defend", "apply-effects"):
+        _pass_effects(context, state, player, action)
+    elif _in_non_battle(state):
+        _pass_non_battle(context, state, player, action)
+    else:
+        raise context.reject("not-now", f"nothing to pass at {state.step}", involves=[ACTION])
+
+
+def _pass_non_battle(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
+    if state.priority != player:
+        raise context.reject("not-your-action", f"{state.priority} performs the next Action, not {player}",
+                             "zb.turns.battle-actions", involves=[ACTION])
+    state.passes += 1
+    if state.passes == 1:
+        state.priority = other(player)
+        context.note("zb.alternate.pass", f"{player} passes and performs no Action", involves=[ACTION])
+        context.note("zb.alternate.act-after-pass", f"{other(player)} may still perform an Action; {player} may act again after it",
+                     involves=[ACTION])
+        return
+    context.note("zb.alternate.both-pass-ends", "Both players decide to perform no more Actions: the BATTLE PHASE ends",
+                 involves=[ACTION])
+    state.priority = None
+    state.end_pending = True
+
+
+# === Putting cards in play ======================================================================
+
+
+@vocabulary.action("put-in-play", "An Action: put a MAMODO, PARTNER or MJ12 card in play from an open page.",
+                   params={"player": ref("player"), "card": ref("card-name"),
+                           "page": {"type": "integer", "description": "The open page (default: the open page holding the card)."},
+                           "on": {**ref("card-name"), "description": "The in-play MAMODO card a PARTNER is attached to (default: its MAMODO)."}},
+                   required=["player", "card"])
+def put_in_play(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    name, player = action["card"], state.players[action["player"]]
+    if state.step == "apply-effects" or state.step == "attack":
+        raise context.reject("no-putting-in-play-in-battle", f"{name} cannot be put in play in the Battle",
+                             "zb.battle.effects-window-no-putting", involves=[card(name), BATTLE])
+    _take_action(context, state, player.name, "putting a card in play", action)
+    page = _on_open_page(context, state, player, name, action.get("page"))
+    kind = state.card(name)
+    context.note("zb.actions.put", f"{player.name} puts {name} in play from page {page} (1 card per Action)", involves=[card(name)])
+    context.note("zb.put.one-per-action", "One card is put in play per Action; any number per turn", involves=[card(name)])
+    context.note("zb.table.putting", f"The {_role(state, player.name)} may put a card in play in the BATTLE PHASE",
+                 involves=[card(name)])
+    context.note("zb.turns.put-in-play", f"{player.name} puts a card in play from the open pages", involves=[card(name)])
+    if kind.type == "MAMODO":
+        _put_mamodo(context, state, player, kind, page)
+    elif kind.type == "PARTNER":
+        _put_partner(context, state, player, kind, page, action.get("on"))
+    elif kind.type == "MJ12":
+        _put_mj12(context, state, player, kind, page)
+    else:
+        raise context.reject("wrong-card-type", f"{name} is a {kind.type} card: it is not put in play",
+                             "zb.book.mamodo-partner-leave", involves=[card(name)])
+    _acted(context, state, player.name)
+
+
+def _role(state: State, player: str) -> str:
+    return "Attacker" if player == state.attacker else "Defender"
+
+
+def _on_open_page(context: Context, state: State, player: Player, name: str, page: int | None) -> int:
+    candidates = [page] if page is not None else list(player.open)
+    for number in candidates:
+        if number in player.open and player.card_on(number) == name:
+            return number
+    raise context.reject("not-on-open-page", f"{name} is not on {player.name}'s open pages {_pages(player)}",
+                         "zb.precautions.newly-opened", involves=[card(name), BOOK])
+
+
+def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
+    if kind.placed_on:
+        _place_on_top(context, state, player, kind, page)
+        return
+    if len(player.mamodo) >= MAX_IN_PLAY:
+        counted = ", ".join(f"{m.card}{' (Petrified)' if m.status == 'petrified' else ''}" for m in player.mamodo)
+        if any(m.status == "petrified" for m in player.mamodo):
+            context.note("zb.petrified.count", "Petrified MAMODO cards still count toward the 3 MAMODO card limit",
+                         involves=[PETRIFIED])
+        context.note("zb.mamodo.max-3", "A maximum of 3 MAMODO cards in the MAMODO card area", involves=[card(kind.name)])
+        raise context.reject("mamodo-limit", f"{player.name} already has 3 MAMODO cards in play: {counted}",
+                             "zb.put.mamodo-max-3", involves=[card(kind.name)])
+    _check_mamodo_name(context, player, state, kind, ignore=None)
+    player.pages[page - 1] = None
+    player.mamodo.append(Mamodo(card=kind.name, page=page))
+    context.note("zb.mamodo.max-3", f"{player.name} has {len(player.mamodo)} MAMODO card(s) in play, 3 at the most",
+                 involves=[card(kind.name)])
+    context.note("zb.put.mamodo-max-3", "Up to 3 MAMODO cards on a side of play", involves=[card(kind.name)])
+    context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
+    _effects_when_put_in_play(context, state, player.name, kind)
+
+
+def _check_mamodo_name(context: Context, player: Player, state: State, kind: Card, ignore: str | None) -> None:
+    for m in player.mamodo:
+        if m.card == ignore:
+            continue
+        there = state.card(m.card)
+        if there.mamodo_name == kind.mamodo_name:
+            ruling = "zb.mamodo.parentheses" if there.name != kind.name else "zb.mamodo.one-name"
+            if ruling == "zb.mamodo.parentheses":
+                context.note(ruling, f"{there.name} and {kind.name} share the MAMODO name {kind.mamodo_name} "
+                             "(parentheses excluded): duplicates", involves=[card(there.name), card(kind.name)])
+            context.note("zb.put.mamodo-one-name", "No two MAMODO cards share a MAMODO name on a side of play",
+                         involves=[card(kind.name)])
+            raise context.reject("same-mamodo-name", f"{player.name} already has a {kind.mamodo_name} in play ({there.name})",
+                                 "zb.mamodo.one-name", involves=[card(there.name), card(kind.name)])
+
+
+def _place_on_top(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
+    below = next((m for m in player.mamodo if m.card == kind.placed_on), None)
+    if below is None:
+        raise context.reject("nothing-to-place-on", f"{kind.name} is put in play on top of an in-play {kind.placed_on}",
+                             "zb.mamodo.placed-on-top", involves=[card(kind.name), card(kind.placed_on)])
+    _check_mamodo_name(context, player, state, kind, ignore=below.card)
+    player.pages[page - 1] = None
+    below.under.insert(0, (below.card, below.page))
+    below.card, below.page = kind.name, page
+    context.note("zb.mamodo.placed-on-top", f"{kind.name} is put in play directly on top of {kind.placed_on}",
+                 involves=[card(kind.name), card(kind.placed_on)])
+    if below.partner:
+        context.note("zb.mamodo.partner-moves-up", f"{below.partner}, attached to {kind.placed_on}, is now attached to {kind.name}",
+                     involves=[card(below.partner), card(kind.name)])
+    _effects_when_put_in_play(context, state, player.name, kind)
+
+
+def _effects_when_put_in_play(context: Context, state: State, owner: str, kind: Card) -> None:
+    for effect in kind.effects:
+        if effect.timing == "put-in-play":
+            context.note("zb.table.note-1", f"{kind.name}'s effect must be applied as it is put in play", involves=[card(kind.name)])
+            _resolve_effect(context, state, owner, kind.name, effect, {})
+
+
+def _put_partner(context: Context, state: State, player: Player, kind: Card, page: int, on: str | None) -> None:
+    targets = [m for m in player.mamodo if _partner_fits(state, kind, m) and (on is None or m.card == on)]
+    context.note("zb.partner.mamodo-name", f"{kind.name}'s MAMODO name: {kind.mamodo}", involves=[card(kind.name)])
+    if not targets:
+        raise context.reject("partner-needs-its-mamodo", f"{player.name} has no {kind.mamodo} in play for {kind.name}",
+                             "zb.partner.attach", involves=[card(kind.name)])
+    target = next((m for m in targets if m.partner is None and m.status != "petrified"), targets[0])
+    if target.status == "petrified":
+        raise context.reject("mamodo-petrified", f"{target.card} is Petrified: no PARTNER card can be attached to it",
+                             "zb.petrified.no-partner", involves=[card(target.card), PETRIFIED])
+    partners = [m.partner for m in player.mamodo if m.partner]
+    if len(partners) >= MAX_IN_PLAY:
+        raise context.reject("partner-limit", f"{player.name} already has 3 PARTNER cards in play", "zb.partner.max-3",
+                             involves=[card(kind.name)])
+    if kind.name in partners:
+        context.note("zb.put.partner-one-name", "No two PARTNER cards share a PARTNER name on your side of play")
+        raise context.reject("same-partner-name", f"{player.name} already has {kind.name} in play", "zb.partner.one-name",
+                             involves=[card(kind.name)])
+    if target.partner is not None:
+        raise context.reject("mamodo-has-a-partner", f"{target.card} already has {target.partner} attached",
+                             "zb.partner.one-per-mamodo", involves=[card(kind.name), card(target.partner)])
+    player.pages[page - 1] = None
+    target.partner, target.partner_page = kind.name, page
+    context.note("zb.partner.attach", f"{kind.name} is attached to {player.name}'s in-play {target.card}",
+                 involves=[card(kind.name), card(target.card)])
+    context.note("zb.put.partner-specified", f"{kind.name} is attached to its specified MAMODO card", involves=[card(kind.name)])
+    if state.card(target.card).partner_names:
+        context.note("zb.mamodo.partner-name", f"{target.card}'s PARTNER Name: {', '.join(state.card(target.card).partner_names)}",
+                     involves=[card(target.card)])
+    context.note("zb.partner.max-3", f"{player.name} has {len(partners) + 1} PARTNER card(s) in play, 3 at the most",
+                 involves=[card(kind.name)])
+    context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
+
+
+def _partner_fits(state: State, partner: Card, mamodo: Mamodo) -> bool:
+    there = state.card(mamodo.card)
+    wanted = partner.mamodo or ""
+    return wanted in (there.name, there.mamodo_name) or (bool(there.partner_names) and partner.name in there.partner_names)
+
+
+def _put_mj12(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
+    sides = [player.name] if context.read(MJ12_NAME, "your-side") else list(PLAYERS)
+    for side in sides:
+        if any(name == kind.name for name, _ in state.players[side].mj12):
+            context.note(MJ12_NAME, f"{kind.name} is already in play on {side}'s side", involves=[card(kind.name)])
+            context.note("zb.put.mj12-one-name", "No two MJ12 cards share an MJ12 card name", involves=[card(kind.name)])
+            raise context.reject("same-mj12-name", f"{kind.name} is already in play on {side}'s side", MJ12_NAME,
+                                 involves=[card(kind.name)])
+    player.pages[page - 1] = None
+    player.mj12.append((kind.name, page))
+    context.note("zb.mj12.out-of-play", f"{kind.name} is placed in {player.name}'s OUT OF PLAY area", involves=[card(kind.name)])
+    context.note("zb.put.mj12-area", "MJ12 cards are put in play separately", involves=[card(kind.name)])
+    context.note("zb.mj12.not-attached", f"{kind.name} is attached to no MAMODO card", involves=[card(kind.name)])
+    context.note("zb.mj12.no-mamodo-needed", "No MAMODO or PARTNER card needs to be in play for it", involves=[card(kind.name)])
+    context.note("zb.mj12.no-limit", f"{player.name} has {len(player.mj12)} MJ12 card(s) in play: no limit", involves=[card(kind.name)])
+    context.note("zb.put.mj12-no-limit", "There is no limit to the number of MJ12 cards", involves=[card(kind.name)])
+    if len(sides) == 1:
+        context.note("zb.put.mj12-one-name", "No MJ12 card of that name on your side of play", involves=[card(kind.name)])
+
+
+@vocabulary.action("alter-book", "Try to rearrange the pages of one's own Spell Book (swap two pages).",
+                   params={"player": ref("player"), "swap": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
+                   required=["player", "swap"])
+def alter_book(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    first, second = action["swap"]
+    raise context.reject("book-cannot-be-altered", f"{action['player']} cannot swap pages {first} and {second}: no card effect calls for it",
+                         "zb.book.no-alteration", involves=[BOOK])
+
+
+# === Applying the effects of in-play cards ======================================================
+
+
+@vocabulary.action("apply-effect", "An Action: apply an effect of an in-play MAMODO, PARTNER or MJ12 card.",
+                   params={"player": ref("player"), "card": ref("card-name"),
+                           "effect": {"type": "integer", "minimum": 0, "description": "Which of the card's effects (default 0, the first)."},
+                           "target": {**ref("card-name"), "description": "The MAMODO card the effect selects."},
+                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against the effect's Damage."}},
+                   required=["player", "card"])
+def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player, name = state.players[action["player"]], action["card"]
+    effect = _chosen_effect(context, state, player, name, action.get("effect", 0))
+    in_battle = state.step in ("attack", "defend", "apply-effects")
+    if in_battle:
+        _apply_in_battle(context, state, player, name, effect, action)
+    else:
+        if "battle" in effect.icons:
+            raise context.reject("not-in-non-battle", f"{name}'s effect has the Battle icon: it is applied in a Battle",
+                                 "zb.mamodo.icon-area", involves=[card(name)])
+        _take_action(context, state, player.name, "an effect", action)
+        _check_phase_owner(context, state, player, name, effect)
+        _pay_and_apply(context, state, player, name, effect, action)
+        _acted(context, state, player.name)
+
+
+def _chosen_effect(context: Context, state: State, player: Player, name: str, index: int) -> Effect:
+    _refuse_when_over(context, state)
+    holder = _holder(player, name)
+    if holder is None:
+        raise context.reject("not-in-play", f"{name} is not in play on {player.name}'s side", "zb.effects.apply", involves=[card(name)])
+    effects = state.card(name).effects
+    if index >= len(effects):
+        raise context.reject("no-such-effect", f"{name} has {len(effects)} effect(s)", involves=[card(name)])
+    effect = effects[index]
+    if effect.tag == "in-play":
+        raise context.reject("in-play-effects-apply-themselves", f"{name}'s [IN PLAY] effect needs no Action",
+                             "zb.tag.in-play-no-action", involves=[card(name)])
+    if holder.status == "petrified":
+        ruling = "zb.petrified.no-effects" if holder.card == name else "zb.petrified.no-partner"
+        raise context.reject("mamodo-petrified", f"{holder.card} is Petrified: {name}'s effects cannot be applied", ruling,
+                             involves=[card(name), PETRIFIED])
+    if holder.status == "injured":
+        context.note("zb.injured.can-act", f"{holder.card} is Injured and can still apply its effects", involves=[card(holder.card)])
+    return effect
+
+
+def _holder(player: Player, name: str) -> Mamodo | None:
+    """The in-play MAMODO card that is, or carries, the card ``name`` (an MJ12 card: a stand-in in Normal Status)."""
+    for m in player.mamodo:
+        if name in (m.card, m.partner):
+            return m
+    if any(c == name for c, _ in player.mj12):
+        return Mamodo(card=name, page=0)
+    return None
+
+
+def _check_phase_owner(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+    kind = state.card(name)
+    if effect.phase is not None:
+        owner = player.name if effect.phase == "own" else other(player.name)
+        context.note("zb.table.note-2", f"{name}'s effect specifies the BATTLE PHASE of {owner}", involves=[card(name)])
+        if owner != state.attacker:
+            raise context.reject("wrong-battle-phase", f"{name}'s effect is for {owner}'s BATTLE PHASE; this is {state.attacker}'s",
+                                 "zb.table.note-2", involves=[card(name)])
+    context.note(EITHER_PHASE[kind.type], f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE", involves=[card(name)])
+    context.note("zb.turns.apply-effects", f"{player.name} applies the effect of an in-play card", involves=[card(name)])
+    context.note("zb.table.applying", f"The {_role(state, player.name)} may apply in-play cards' effects", involves=[card(name)])
+
+
+def _pay_and_apply(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    key = f"{name}#{state.card(name).effects.index(effect)}"
+    if key in player.used_effects:
+        ruling = ONCE_PER_TURN_TAGS[effect.tag]
+        if effect.tag == "discard":
+            context.note("zb.tag.discard-copy", f"Another copy of {name} cannot apply the effect again this turn", involves=[card(name)])
+        raise context.reject("effect-used-this-turn", f"{player.name} has applied {name}'s effect this turn", ruling,
+                             involves=[card(name)])
+    context.note("zb.actions.apply", f"{player.name} applies {name}'s effect", involves=[card(name)])
+    context.note("zb.effects.apply", f"{name} is in play on {player.name}'s side", involves=[card(name)])
+    if effect.tag == "mp":
+        if player.mp < effect.mp:
+            raise context.reject("not-enough-mp", f"{name}'s [{effect.mp} MP] effect: {player.name} has {player.mp} MP",
+                                 "zb.tag.mp-pay", involves=[card(name), MP])
+        player.mp -= effect.mp
+        context.note("zb.tag.mp-pay", f"{player.name} declares {name}'s effect and pays {effect.mp} MP: {player.mp} MP",
+                     involves=[card(name), MP], mp=player.mp)
+    elif effect.tag == "declare":
+        context.note("zb.tag.declare-no-mp", f"{player.name} declares {name}'s effect: no MP is paid", involves=[card(name)])
+    elif effect.tag == "discard":
+        _send_to_discard(context, state, player, name, "zb.tag.discard-then")
+    player.used_effects.add(key)
+    context.note(ONCE_PER_TURN_TAGS[effect.tag], f"{name}'s effect: once per turn for {player.name}", involves=[card(name)])
+    if state.card(name).type == "MAMODO":
+        context.note("zb.mamodo.effects-while-in-play", f"{name}'s effect is valid while it is in play", involves=[card(name)])
+    _resolve_effect(context, state, player.name, name, effect, action)
+
+
+def _apply_in_battle(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if state.step == "attack":
+        if not context.read(BATTLE_EFFECTS_STEP, "part-of-defend"):
+            raise context.reject("not-now", f"{state.defender} declares or waives the Defense first (Battle step 2)",
+                                 BATTLE_EFFECTS_STEP, involves=[BATTLE])
+        context.note(BATTLE_EFFECTS_STEP, "The effects are applied within the Defend step: the Defense may still follow",
+                     involves=[BATTLE])
+        context.advance(state, "apply-effects", {})
+    if state.priority != player.name:
+        raise context.reject("not-your-action", f"{state.priority} applies an effect or passes first",
+                             "zb.battle.effects-window-order", involves=[ACTION])
+    classes = ["battle-icon"] if _allowed_in_battle(context, effect) else ["no-icon"]
+    context.check_window(state, classes, name=f"{name}'s effect", involves=[card(name)])
+    context.note("zb.precautions.only-icons-in-battle", f"{name}'s effect has the icon a Battle allows", involves=[card(name)])
+    context.note(EITHER_PHASE[state.card(name).type], f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE",
+                 involves=[card(name)])
+    context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
+    context.note("zb.mamodo.icon-area", f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
+    _pay_and_apply(context, state, player, name, effect, action)
+    state.passes = 0
+    if context.read(PRIORITY_AFTER_BATTLE_EFFECT, "attacker-next"):
+        state.priority = state.attacker
+        context.note(PRIORITY_AFTER_BATTLE_EFFECT, f"An effect was applied during the Battle: {state.attacker}, the Attacker, acts next",
+                     involves=[ACTION])
+    else:
+        state.priority = other(player.name)
+        context.note(PRIORITY_AFTER_BATTLE_EFFECT, f"{other(player.name)} may act next, as after any Action", involves=[ACTION])
+
+
+def _allowed_in_battle(context: Context, effect: Effect) -> bool:
+    if context.read(BATTLE_EFFECTS_ICON, "battle-icon"):
+        return "battle" in effect.icons
+    return bool({"attack", "defend"} & set(effect.icons))
+
+
+# === EVENT cards ===============================================================================
+
+
+@vocabulary.action("play-event", "An Action: play 1 EVENT card from an open page (it stays in its page); pay its MP.",
+                   params={"player": ref("player"), "card": ref("card-name"), "page": {"type": "integer"}},
+                   required=["player", "card"])
+def play_event(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player, name = state.players[action["player"]], action["card"]
+    _take_action(context, state, player.name, "an EVENT card", action)
+    page = _on_open_page(context, state, player, name, action.get("page"))
+    kind = state.card(name)
+    if kind.type != "EVENT":
+        raise context.reject("wrong-card-type", f"{name} is a {kind.type} card", "zb.play.event-only-one", involves=[card(name)])
+    context.note("zb.event.no-battle", f"{name} is played in Non-Battle: no Battle begins", involves=[card(name)])
+    attacker = player.name == state.attacker
+    icon = "attack" if attacker else "defend"
+    if icon not in kind.icons:
+        ruling = "zb.turns.attack-event" if attacker else "zb.turns.defend-event"
+        context.note("zb.event.icon-a" if attacker else "zb.event.icon-d", f"{name} has icons {list(kind.icons)}",
+                     involves=[card(name)])
+        raise context.reject("event-icon", f"the {_role(state, player.name)} plays only EVENT cards with the "
+                             f"{icon.title()} icon; {name} has {list(kind.icons) or 'none'}", ruling, involves=[card(name)])
+    if player.event_played:
+        context.note("zb.play.event-once", "Only 1 EVENT card per turn (per player)", involves=[card(name)])
+        raise context.reject("event-this-turn", f"{player.name} has played an EVENT card this turn", "zb.event.one-per-turn",
+                             involves=[card(name)])
+    if player.mp < kind.mp:
+        raise context.reject("not-enough-mp", f"{name} costs {kind.mp} MP; {player.name} has {player.mp}", "zb.play.event-pay",
+                             involves=[card(name), MP])
+    player.mp -= kind.mp
+    player.event_played = True
+    player.events_shown.append(page)
+    _note_event_played(context, state, player, kind, page, attacker)
+    for effect in kind.effects:
+        _resolve_effect(context, state, player.name, name, effect, action)
+    _acted(context, state, player.name)
+
+
+def _note_event_played(context: Context, state: State, player: Player, kind: Card, page: int, attacker: bool) -> None:
+    name = kind.name
+    context.note("zb.actions.event", f"{player.name} plays {name} from page {page}", involves=[card(name)])
+    context.note("zb.table.event", f"The {_role(state, player.name)} plays 1 EVENT card", involves=[card(name)])
+    icon_ruling, search = ("zb.event.icon-a", "zb.search.attack-icon") if attacker else ("zb.event.icon-d", "zb.search.defend-icon")
+    context.note(search, f"{name} has the {'Attack' if attacker else 'Defend'} icon", involves=[card(name)])
+    whose = "your" if attacker else "your opponent's"
+    context.note(icon_ruling, f"{name} can be used during {whose} BATTLE PHASE", involves=[card(name)])
+    context.note("zb.play.attacker-icon" if attacker else "zb.play.defender-icon",
+                 f"{player.name}, the {_role(state, player.name)}, may play it", involves=[card(name)])
+    context.note("zb.turns.attack-event" if attacker else "zb.turns.defend-event",
+                 f"{player.name} plays its 1 \"{'Attack' if attacker else 'Defend'}\" EVENT card of the turn", involves=[card(name)])
+    context.note("zb.play.event-only-one", "Only 1 EVENT card from the open pages", involves=[card(name)])
+    context.note("zb.event.one-per-turn", f"{player.name}'s EVENT card of this turn", involves=[card(name)])
+    context.note("zb.play.event-pay", f"{player.name} shows {name} and pays {kind.mp} MP: {player.mp} MP",
+                 involves=[card(name), MP], mp=player.mp)
+    context.note("zb.event.shown-stays", f"{name} is shown and stays in page {page}", involves=[card(name), BOOK])
+    context.note("zb.book.event-stays", f"{name} remains in its page", involves=[card(name), BOOK])
+
+
+# === Declaring "Battle In!" and the Battle =======================================================
+
+
+COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card's effect flips lands (chance, written down)."}
+
+
+@vocabulary.action("battle-in", 'An Action of the Attacker: declare "Battle In!" with a SPELL card for an in-play MAMODO card.',
+                   params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
+                           "coin": COIN},
+                   required=["player", "mamodo", "spell"])
+def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    name = action["player"]
+    if name != state.attacker:
+        _refuse_when_over(context, state)
+        context.note("zb.table.battle-in", "The Defender cannot declare \"Battle In!\"", involves=[BATTLE])
+        raise context.reject("not-the-attacker", f"{name} is the Defender", "zb.actions.battle-in", involves=[BATTLE])
+    if state.pending_battle_in is not None and state.priority == name:
+        state.pending_battle_in = None
+    if state.battle is not None:
+        context.note("zb.precautions.two-spells", "The Power of two SPELL cards is not applied simultaneously: "
+                     "one Attack per Battle", involves=[BATTLE, card(action["spell"])])
+    _take_action(context, state, name, "a Battle In", action)
+    player = state.players[name]
+    spell = _spell_for(context, state, player, action, "attack")
+    if player.spells_used:
+        context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
+        context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
+                     involves=[card(spell.card), BATTLE])
+    state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin")}
+    context.run_step(state, "battle-in", action)
+    state.priority = state.defender
+
+
+@steps("battle-in")
+def declare_battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    pending = state.pending_battle_in or {}
+    context.note("zb.actions.battle-in", f"{state.attacker} declares \"Battle In\" (Attacker only)", involves=[BATTLE])
+    context.note("zb.table.battle-in", "The Attacker may declare \"Battle In!\"", involves=[BATTLE])
+    context.note("zb.battle-in.declare", f"{state.attacker} asks {state.defender} whether to proceed to \"Battle In\"",
+                 involves=[BATTLE, card(pending.get("spell", ""))])
+    context.note("zb.battle-in.ask-defender", f"{state.defender} may let the \"Battle In\" through or perform 1 Action",
+                 involves=[BATTLE])
+
+
+def _defender_acts_before_battle_in(context: Context, state: State, player: str) -> None:
+    state.pending_battle_in = None
+    context.note("zb.battle-in.defender-action", f"{player}, the Defender, performs 1 Action before the \"Battle In\"",
+                 involves=[BATTLE, ACTION])
+    context.note("zb.battle-in.again", f"{state.attacker} may declare \"Battle In\" again or perform another Action",
+                 involves=[BATTLE])
+
+
+def _confirm_battle_in(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
+    if player != state.defender:
+        raise context.reject("not-your-action", f"{state.defender} answers the \"Battle In\"", "zb.battle-in.ask-defender",
+                             involves=[BATTLE])
+    pending = state.pending_battle_in
+    assert pending is not None
+    state.pending_battle_in = None
+    context.note("zb.battle-in.confirm", f"{state.defender} performs no Action: {state.attacker} confirms \"Battle In\" "
+                 f"and reveals {pending['spell']}", involves=[BATTLE, card(pending["spell"])])
+    attacker = state.players[state.attacker]
+    spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"])
+    state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"))
+    attacker.pages[spell.page - 1] = None
+    attacker.spells_used.add((spell.card, spell.page))
+    context.advance(state, "attack", action)
+
+
+def _spell_for(context: Context, state: State, player: Player, action: Mapping[str, Any], use: str) -> SpellOut:
+    """The SPELL card a player Attacks or Defends with: on an open page, for the named MAMODO, with the icon, payable."""
+    mamodo_name, name = action["mamodo"], action["spell"]
+    holder = player.find(mamodo_name)
+    if holder is None:
+        raise context.reject("not-in-play", f"{mamodo_name} is not in play on {player.name}'s side", "zb.spell.own-mamodo",
+                             involves=[card(mamodo_name)])
+    page = _on_open_page(context, state, player, name, action.get("page"))
+    kind = state.card(name)
+    if kind.type != "SPELL":
+        raise context.reject("wrong-card-type", f"{name} is a {kind.type} card, not a SPELL card", "zb.spell.initiate",
+                             involves=[card(name)])
+    if name in player.negated_cards:
+        raise context.reject("attack-negated-before", f"the {use} {name} initiated was negated", "zb.negate.no-redeclare",
+                             involves=[card(name)])
+    _check_icon(context, state, kind, use)
+    _check_spell_mamodo(context, state, player, kind, holder)
+    if (name, page) in player.spells_used:
+        if context.read(SPELL_ONCE_PER_TURN, "every-spell"):
+            raise context.reject("spell-used-this-turn", f"{name} on page {page} has been played this turn", SPELL_ONCE_PER_TURN,
+                                 involves=[card(name)])
+        context.note(SPELL_ONCE_PER_TURN, f"{name} was played this turn; only No Battle SPELL cards wait for the next turn",
+                     involves=[card(name)])
+    cost = _spell_cost(context, state, player, kind, page)
+    if player.mp < cost:
+        ruling = "zb.battle-in.cannot-pay" if use == "attack" else "zb.battle.defend-pay"
+        raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", ruling,
+                             involves=[card(name), MP])
+    return SpellOut(card=name, page=page, mamodo=mamodo_name)
+
+
+def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
+    if use == "attack":
+        context.note("zb.search.attack-icon", f"{kind.name} icons: {list(kind.icons)} (the \"Attack\" icon is [A])",
+                     involves=[card(kind.name)])
+        if "attack" not in kind.icons:
+            raise context.reject("no-attack-icon", f"{kind.name} has no Attack icon", "zb.battle-in.icon", involves=[card(kind.name)])
+        context.note("zb.battle-in.icon", f"{kind.name} has the Attack icon: \"Battle In\" may be declared with it",
+                     involves=[card(kind.name)])
+        context.note("zb.spell.attack-icon", f"{kind.name} can be used for Attacking", involves=[card(kind.name)])
+        context.note("zb.table.spells", "The Attacker plays a SPELL card with the Attack icon", involves=[card(kind.name)])
+    else:
+        context.note("zb.search.defend-icon", f"{kind.name} icons: {list(kind.icons)} (the \"Defend\" icon is [D])",
+                     involves=[card(kind.name)])
+        if "defend" not in kind.icons:
+            raise context.reject("no-defend-icon", f"{kind.name} has no Defend icon", "zb.spell.defend-icon", involves=[card(kind.name)])
+        context.note("zb.spell.defend-icon", f"{kind.name} can be used for Defending", involves=[card(kind.name)])
+        context.note("zb.table.spells", "The Defender plays a SPELL card with the Defend icon", involves=[card(kind.name)])
+
+
+def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Card, holder: Mamodo) -> None:
+    mamodo = state.card(holder.card)
+    if holder.status == "petrified":
+        raise context.reject("mamodo-petrified", f"{holder.card} is Petrified: no SPELL card can be played for it",
+                             "zb.petrified.no-spell", involves=[card(holder.card), card(kind.name), PETRIFIED])
+    named = kind.mamodo or ""
+    if named == mamodo.name:
+        ruling = "zb.spell.own-mamodo"
+    elif "(" not in named and named == mamodo.mamodo_name:
+        ruling = "zb.spell.own-mamodo"
+        context.note("zb.spell.example-gofure", f"{kind.name} names {named}: it can be used for {mamodo.name}",
+                     involves=[card(kind.name), card(mamodo.name)])
+    elif named in mamodo.same_as:
+        ruling = "zb.spell.same-as"
+    elif named in mamodo.spells_of or (kind.attribute is not None and kind.attribute in mamodo.spell_attributes):
+        ruling = "zb.spell.other-mamodo"
+    else:
+        if "(" in named and base_name(named) == mamodo.mamodo_name:
+            context.note("zb.spell.example-gofure", f"{kind.name} names {named} only, not other forms of {base_name(named)}",
+                         involves=[card(kind.name), card(mamodo.name)])
+        raise context.reject("spell-for-another-mamodo", f"{kind.name} is played only for {named}, not {mamodo.name}",
+                             "zb.spell.own-mamodo", involves=[card(kind.name), card(mamodo.name)])
+    context.note(ruling, f"{kind.name} ({named}'s SPELL card) is played for {mamodo.name}", involves=[card(kind.name), card(mamodo.name)])
+    if holder.status == "injured":
+        context.note("zb.injured.can-act", f"{holder.card} is Injured: SPELL cards can still be played for it",
+                     involves=[card(holder.card)])
+
+
+def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int) -> int:
+    if page == BOOK_PAGES and player.opening == LAST_OPENING:
+        context.note("zb.last-page.zero-mp", f"{player.name} is on the last page: {kind.name}'s MP cost ({kind.mp}) is 0",
+                     involves=[card(kind.name), MP, mechanic("Last Page Bonus")])
+        return 0
+    return kind.mp
+
+
+@steps("attack")
+def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    attacker = state.players[state.attacker]
+    assert battle.spell is not None
+    kind = state.card(battle.spell.card)
+    cost = _spell_cost(context, state, attacker, kind, battle.spell.page)
+    context.note("zb.battle.begins", f"\"Battle In\": the Battle begins; {state.attacker} is the Attacker, {state.defender} the Defender",
+                 involves=[BATTLE])
+    context.note("zb.table.note-3", f"The Battle begins with {state.attacker}'s Attack with {kind.name}", involves=[BATTLE])
+    context.note("zb.turns.battle-begins", f"{state.attacker} declared \"Battle In\" and played {kind.name}", involves=[BATTLE])
+    context.note("zb.battle.attack-declare", f"{state.attacker} declares 1 Attack: {battle.mamodo} with {kind.name} "
+                 f"from page {battle.spell.page}", involves=[card(battle.mamodo), card(kind.name)])
+    attacker.mp -= cost
+    context.note("zb.battle.attack-pay", f"{state.attacker} pays {cost} MP: {attacker.mp} MP", involves=[card(kind.name), MP],
+                 mp=attacker.mp)
+    context.note("zb.spell.initiate", f"{kind.name} initiates the Attack", involves=[card(kind.name)])
+    context.note("zb.spell.zone", f"{kind.name} is placed below {battle.mamodo} on the SPELL card zone", involves=[card(kind.name)])
+    _flip_coins(context, state, state.attacker, kind, battle.coin)
+    context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
+    state.priority = state.defender
+    context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
+
+
+def _battle(state: State) -> Battle:
+    assert state.battle is not None
+    return state.battle
+
+
+@vocabulary.action("defend", "Battle step 2: the Defender declares 1 Defense with a SPELL card for an in-play MAMODO card.",
+                   params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
+                           "coin": COIN},
+                   required=["player", "mamodo", "spell"])
+def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _refuse_when_over(context, state)
+    name = action["player"]
+    if state.battle is None:
+        context.note("zb.table.note-4", "The Defender cannot play a SPELL card until the Battle begins", involves=[BATTLE])
+        raise context.reject("not-now", "no Battle has begun", "zb.table.note-4", involves=[BATTLE])
+    if name != state.defender:
+        raise context.reject("not-the-defender", f"{name} is the Attacker; one Attack per Battle", "zb.battle.attack-declare",
+                             involves=[BATTLE])
+    battle = state.battle
+    if battle.defense is not None:
+        raise context.reject("defense-declared", f"{name} has declared a Defense with {battle.defense.card}", "zb.battle.defend-declare",
+                             involves=[BATTLE])
+    if state.step != "attack" and not (context.read(BATTLE_EFFECTS_STEP, "part-of-defend") and not battle.defense_waived):
+        raise context.reject("defense-step-over", "the Defense is declared in step 2, before effects are applied",
+                             BATTLE_EFFECTS_STEP, involves=[BATTLE])
+    spell = _spell_for(context, state, state.players[name], action, "defend")
+    battle.defense, battle.defender_mamodo = spell, spell.mamodo
+    state.players[name].pages[spell.page - 1] = None
+    state.players[name].spells_used.add((spell.card, spell.page))
+    if state.step == "attack":
+        context.advance(state, "apply-effects", action)
+    else:
+        context.run_step(state, "defend", action)
+        context.note(BATTLE_EFFECTS_STEP, "The Defense is declared within the Defend step, after the effects", involves=[BATTLE])
+        state.priority, state.passes = state.attacker, 0
+
+
+def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
+    if player != state.defender:
+        raise context.reject("not-your-action", f"{state.defender} declares or waives the Defense", "zb.battle.defend-optional",
+                             involves=[BATTLE])
+    _battle(state).defense_waived = True
+    context.advance(state, "apply-effects", action)
+
+
+@steps("defend")
+def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    defender = state.players[state.defender]
+    if battle.defense is None:
+        context.note("zb.battle.defend-optional", f"{state.defender} does not Defend", involves=[BATTLE])
+        return
+    kind = state.card(battle.defense.card)
+    cost = _spell_cost(context, state, defender, kind, battle.defense.page)
+    context.note("zb.battle.defend-declare", f"{state.defender} declares 1 Defense: {battle.defender_mamodo} with {kind.name} "
+                 f"from page {battle.defense.page}", involves=[card(kind.name), card(battle.defender_mamodo or "")])
+    defender.mp -= cost
+    context.note("zb.battle.defend-pay", f"{state.defender} pays {cost} MP: {defender.mp} MP", involves=[card(kind.name), MP],
+                 mp=defender.mp)
+    context.note("zb.spell.initiate", f"{kind.name} initiates the Defense", involves=[card(kind.name)])
+    _flip_coins(context, state, state.defender, kind, action.get("coin"))
+
+
+def _flip_coins(context: Context, state: State, owner: str, spell: Card, coin: str | None) -> None:
+    """Effects that flip coins flip them when the Attack or Defense is declared."""
+    for effect in spell.effects:
+        if effect.kind == "coin-power":
+            context.note("zb.battle.coins-at-declaration", f"{spell.name}'s coin is flipped as it is declared: {coin}",
+                         involves=[card(spell.name), mechanic("coin toss")])
+            _resolve_effect(context, state, owner, spell.name, effect, {"coin": coin})
+
+
+@steps("apply-effects")
+def apply_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    state.priority, state.passes = state.attacker, 0
+    context.reading(BATTLE_EFFECTS_STEP)
+    context.note("zb.battle.effects-window-order", f"Effects: {state.attacker}, the Attacker, applies an effect or passes first",
+                 involves=[BATTLE])
+
+
+def _pass_effects(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
+    if state.priority != player:
+        raise context.reject("not-your-action", f"{state.priority} applies an effect or passes first", "zb.battle.effects-window-order",
+                             involves=[ACTION])
+    state.passes += 1
+    state.priority = other(player)
+    context.note("zb.battle.effects-window-order", f"{player} passes", involves=[BATTLE])
+    if state.passes == 2:
+        context.note("zb.battle.effects-window-end", "Both players apply no more effects: compare Total Power", involves=[BATTLE])
+        context.advance(state, "compare-total-power", action)
+
+
+@steps("compare-total-power")
+def compare_total_power(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    attack = _total(context, state, state.attacker, battle.mamodo, battle.spell, battle.attack_negated)
+    if battle.defense is None or battle.defense_negated:
+        defense = 0
+        why = "the Defense was negated" if battle.defense_negated else f"{state.defender} is not Defending"
+        context.note("zb.battle.undefended-zero", f"{why}: the Defender's Total Power is 0", involves=[BATTLE], power=0)
+    else:
+        defense = _total(context, state, state.defender, battle.defender_mamodo or "", battle.defense, False)
+    battle.totals = {state.attacker: attack, state.defender: defense}
+    fighting = [card(battle.mamodo)] + [card(out.card) for out in (battle.spell, battle.defense) if out is not None]
+    fighting += [card(battle.defender_mamodo)] if battle.defender_mamodo else []
+    context.note("zb.battle.compare", f"Total Power: {state.attacker} {attack}, {state.defender} {defense}",
+                 involves=[*fighting, BATTLE], attacker=attack, defender=defense)
+    if battle.attack_negated:
+        battle.winner = "defender"
+        context.note("zb.battle.negated-fails", "The Attack was negated: it fails", involves=[BATTLE])
+    elif attack > defense:
+        battle.winner = "attacker"
+        context.note("zb.battle.attacker-higher", f"{attack} > {defense}: the Attack is successful", involves=[BATTLE])
+    else:
+        battle.winner = "defender"
+        context.note("zb.battle.defender-higher-or-equal", f"{defense} ≥ {attack}: the Attack is negated, no Damage", involves=[BATTLE])
+    state.priority = None
+
+
+def _total(context: Context, state: State, owner: str, mamodo: str, spell: SpellOut | None, negated: bool) -> int:
+    """MAMODO Power + SPELL Power, with the Power effects have added (a MAMODO gone from play adds none)."""
+    player, battle = state.players[owner], _battle(state)
+    holder = player.find(mamodo)
+    base = state.card(mamodo).power if holder is not None else 0
+    in_play = _in_play_power(context, state, player, holder)
+    spell_power = state.card(spell.card).power if spell is not None else 0
+    boost = battle.power[owner] + player.turn_power
+    total = base + in_play + spell_power + boost
+    ruling = "zb.battle.attacker-total" if owner == state.attacker else "zb.battle.defender-total"
+    context.note("zb.mamodo.power", f"{mamodo}'s Power: {base}", involves=[card(mamodo)], power=base)
+    if player.turn_power:
+        context.note("zb.event.until-end-phase", f"{owner}'s EVENT card adds {player.turn_power} Power until the END PHASE",
+                     involves=[BATTLE])
+    context.note(ruling, f"{owner}'s Total Power: {mamodo} {base} + {spell.card if spell else 'no SPELL'} {spell_power}"
+                 + (f" + effects {boost + in_play}" if boost or in_play else "") + f" = {total}",
+                 involves=[card(mamodo)] + ([card(spell.card)] if spell else []), power=total)
+    return total
+
+
+def _in_play_power(context: Context, state: State, player: Player, holder: Mamodo | None) -> int:
+    if holder is None or holder.status == "petrified":
+        return 0
+    added = 0
+    sources = [holder.card] + ([holder.partner] if holder.partner else []) + [c for c, _ in player.mj12]
+    for source in sources:
+        for effect in state.card(source).effects:
+            if effect.tag == "in-play" and effect.kind == "power" and effect.timing is None:
+                added += effect.amount
+                context.note("zb.tag.in-play-always", f"{source}'s [IN PLAY] effect: +{effect.amount} Power while it is in play",
+                             involves=[card(source), card(holder.card)])
+                context.note("zb.precautions.in-play-active", "[IN PLAY] effects remain active during the Battle", involves=[BATTLE])
+    return added
+
+
+@vocabulary.action("resolve", "Battle step 5, with the players' choices: the MAMODO card that PROTECTS the Spell Book from the "
+                   "Damage, the Attacker's Injury targets, and SACRIFICES (injured MAMODO card -> the one that takes its Injury).",
+                   params={"protect": {**ref("card-name"), "description": "The damaged player's MAMODO card that PROTECTS the book."},
+                           "injure": {"type": "array", "items": ref("card-name"), "description": "The MAMODO cards the Attacker selects."},
+                           "sacrifice": {"type": "object", "additionalProperties": ref("card-name"),
+                                         "description": "Injured MAMODO card -> the MAMODO card that SACRIFICES for it."}})
+def resolve(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _refuse_when_over(context, state)
+    if state.step != "compare-total-power":
+        raise context.reject("not-now", "Total Power has not been compared", "zb.battle.compare", involves=[BATTLE])
+    context.advance(state, "battle-out", action)
+
+
+@steps.condition("battle-under-way")
+def battle_under_way(state: State) -> bool:
+    return state.battle is not None
+
+
+@steps.condition("attacker-won")
+def attacker_won(state: State) -> bool:
+    return state.battle is not None and state.battle.winner == "attacker"
+
+
+@steps.condition("defender-won")
+def defender_won(state: State) -> bool:
+    return state.battle is not None and state.battle.winner == "defender"
+
+
+@steps("attacker-wins")
+def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    assert battle.spell is not None
+    spell = state.card(battle.spell.card)
+    context.note("zb.battle.attacker-higher", f"{state.attacker} wins the Battle: {spell.name}'s effects are resolved", involves=[BATTLE])
+    context.note("zb.spell.damage", f"{spell.name}'s Damage: {spell.damage}", involves=[card(spell.name)], damage=spell.damage)
+    if spell.damage:
+        _damage_book(context, state, state.defender, spell.damage, action.get("protect"), "zb.battle.win-damage")
+    else:
+        context.note("zb.battle.win-damage", f"{spell.name} inflicts no Damage", involves=[DAMAGE])
+    if state.loser:
+        return
+    context.note("zb.battle.win-injury", f"{spell.name} inflicts Injury to {spell.injure} MAMODO card(s)", involves=[INJURY])
+    if spell.injure:
+        if action.get("protect") or action.get("sacrifice"):
+            context.note("zb.damage.owner-decides", f"{state.defender} receives several inflictions and decides where each goes",
+                         involves=[DAMAGE, INJURY])
+        _injure_selected(context, state, spell, action)
+    on_damage = [e for e in spell.effects if e.timing == "on-damage"]
+    context.note("zb.battle.win-effects-on-damage", f"Effects on Damage or Injury: {len(on_damage)}", involves=[card(spell.name)])
+    for effect in on_damage:
+        _resolve_effect(context, state, state.attacker, spell.name, effect, action)
+    others = [e for e in spell.effects if e.timing in ("other", "regardless")]
+    context.note("zb.battle.win-other-effects", f"Other effects: {len(others)}", involves=[card(spell.name)])
+    for effect in others:
+        _resolve_effect(context, state, state.attacker, spell.name, effect, action)
+
+
+def _injure_selected(context: Context, state: State, spell: Card, action: Mapping[str, Any]) -> None:
+    defender = state.players[state.defender]
+    chosen = list(action.get("injure") or [m.card for m in defender.mamodo if m.status != "petrified"][: spell.injure])
+    sacrifices: Mapping[str, str] = action.get("sacrifice") or {}
+    for target in chosen[: spell.injure]:
+        holder = defender.find(target)
+        if holder is None:
+            raise context.reject("no-such-choice", f"{target} is not in play on {state.defender}'s side", "zb.injured.only-mamodo",
+                                 involves=[card(target)])
+        if holder.status == "petrified":
+            raise context.reject("cannot-target-petrified", f"{target} is Petrified", "zb.petrified.no-target",
+                                 involves=[card(target), PETRIFIED])
+        context.note("zb.injured.only-mamodo", f"{state.attacker} selects {target}, an in-play MAMODO card", involves=[card(target)])
+        taker = sacrifices.get(target)
+        if taker is not None:
+            holder = _sacrifice(context, state, defender, target, taker)
+        _injure(context, state, defender, holder, "zb.battle.win-injury")
+
+
+def _sacrifice(context: Context, state: State, player: Player, target: str, taker: str) -> Mamodo:
+    if not context.read(SACRIFICE_PROTECT, "sacrifice-against-injury"):
+        raise context.reject("cannot-protect", f"{taker} cannot SACRIFICE against an Injury: only against an infliction of Damage",
+                             SACRIFICE_PROTECT, involves=[card(taker), PROTECT])
+    holder = player.find(taker)
+    if holder is None or holder.status == "petrified" or taker == target:
+        raise context.reject("cannot-protect", f"{taker} cannot SACRIFICE for {target}", "zb.petrified.no-protect"
+                             if holder is not None and holder.status == "petrified" else "zb.protect.book-and-sacrifice",
+                             involves=[card(taker), PROTECT])
+    context.note(SACRIFICE_PROTECT, f"{taker} SACRIFICES to protect {target} from the Injury", involves=[card(taker), card(target), PROTECT])
+    context.note("zb.protect.book-and-sacrifice", f"{taker} takes the Injury meant for {target}", involves=[card(taker), PROTECT])
+    return holder
+
+
+def _damage_book(context: Context, state: State, victim: str, amount: int, protector: str | None, ruling: str) -> None:
+    """An infliction of Damage: the victim turns ``amount`` pages (no MP), unless a MAMODO card PROTECTS the book."""
+    player = state.players[victim]
+    if protector is not None:
+        holder = player.find(protector)
+        if holder is None:
+            raise context.reject("no-such-choice", f"{protector} is not in play on {victim}'s side", "zb.protect.book-and-sacrifice",
+                                 involves=[card(protector), PROTECT])
+        if holder.status == "petrified":
+            raise context.reject("cannot-protect", f"{protector} is Petrified", "zb.petrified.no-protect",
+                                 involves=[card(protector), PETRIFIED, PROTECT])
+        context.note("zb.battle.protect-instead", f"{victim} uses {protector} to PROTECT the Spell Book from the Damage instead",
+                     involves=[card(protector), PROTECT, DAMAGE])
+        context.note("zb.protect.book-and-sacrifice", f"{protector} PROTECTS {victim}'s Spell Book from {amount} Damage",
+                     involves=[card(protector), PROTECT])
+        context.note("zb.protect.only-damage", "PROTECTING is against an infliction of Damage", involves=[PROTECT, DAMAGE])
+        context.note("zb.protect.as-often", f"{protector} may PROTECT as often as {victim} desires", involves=[PROTECT])
+        if holder.status == "injured":
+            context.note("zb.injured.can-act", f"{protector} is Injured and can still PROTECT", involves=[card(protector)])
+        context.note("zb.damage.protect-injured", f"{protector} PROTECTS the Spell Book: it becomes Injured", involves=[card(protector)])
+        context.note("zb.damage.once-per-infliction", f"{amount} Damage: {protector} is Injured only once", involves=[card(protector)],
+                     damage=amount)
+        _injure(context, state, player, holder, None)
+        return
+    context.note(ruling, f"{amount} Damage: {victim} turns {amount} page(s), no MP gained", involves=[DAMAGE, BOOK], damage=amount)
+    _turn_pages(context, state, victim, amount, "damage")
+    if state.loser is None:
+        context.note("zb.precautions.newly-opened", f"{victim} may play the cards in the newly open pages {_pages(player)}",
+                     involves=[BOOK])
+
+
+def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None) -> None:
+    if holder.status == "injured":
+        context.note("zb.damage.second-discards", f"{holder.card} is already Injured: it is sent to the Discard Pile",
+                     involves=[card(holder.card), INJURY])
+        context.note("zb.injured.second", f"{holder.card} and its attached cards go to the Discard Pile", involves=[card(holder.card)])
+        _send_to_discard(context, state, player, holder.card, None)
+        return
+    holder.status = "injured"
+    if ruling:
+        context.note(ruling, f"{holder.card} becomes Injured", involves=[card(holder.card), INJURY])
+    else:
+        context.note(None, f"{holder.card} becomes Injured", involves=[card(holder.card), INJURY])
+
+
+def _send_to_discard(context: Context, state: State, player: Player, name: str, ruling: str | None) -> None:
+    holder = player.find(name)
+    if holder is not None:
+        player.mamodo.remove(holder)
+        gone = [holder.card] + [c for c, _ in holder.under]
+        player.discard += gone
+        if holder.under:
+            context.note("zb.mamodo.underneath-discarded", f"{', '.join(c for c, _ in holder.under)} underneath {name} "
+                         "are discarded along with it", involves=[card(name)])
+        if holder.partner:
+            player.discard.append(holder.partner)
+            context.note("zb.partner.discarded-with", f"{holder.partner} is sent to the Discard Pile with {name}",
+                         involves=[card(holder.partner), card(name)])
+        if holder.status == "petrified":
+            context.note("zb.petrified.can-discard", f"{name} is Petrified and can still be sent to the Discard Pile",
+                         involves=[card(name), PETRIFIED])
+        context.note(ruling, f"{name} is sent to {player.name}'s Discard Pile", involves=[card(name)])
+        return
+    for mamodo in player.mamodo:
+        if mamodo.partner == name:
+            mamodo.partner = None
+            player.discard.append(name)
+            context.note(ruling, f"{name} is sent to {player.name}'s Discard Pile", involves=[card(name)])
+            return
+    for index, (mj12, _) in enumerate(player.mj12):
+        if mj12 == name:
+            del player.mj12[index]
+            player.discard.append(name)
+            context.note(ruling, f"{name} is sent to {player.name}'s Discard Pile", involves=[card(name)])
+            return
+
+
+def _turn_pages(context: Context, state: State, who: str, pages: int, why: str) -> None:
+    """Turn pages forward, without MP; a player who cannot turn a page required of them loses."""
+    player = state.players[who]
+    for _ in range(pages):
+        if player.opening >= LAST_OPENING:
+            _loses(context, state, who, f"{who} is on the last page and cannot turn the page the {why} requires")
+            return
+        player.opening += 1
+    context.note(None, f"{who}'s open pages: {_pages(player)}", involves=[BOOK])
+    if player.opening == LAST_OPENING:
+        context.note("zb.win.not-yet", f"{who} turns to the last page: the game is not won yet", involves=[BOOK])
+
+
+def _loses(context: Context, state: State, who: str, why: str) -> None:
+    state.loser = who
+    context.note("zb.sequence.win", why, involves=[BOOK])
+    context.note("zb.win.last-page", f"{other(who)} wins the game", involves=[BOOK])
+    context.note("zb.sequence.runs-out-loses", f"{who} runs out of pages to turn and loses the game", involves=[BOOK])
+    context.note("zb.turns.win", f"{who} cannot turn pages: {other(who)} wins", involves=[BOOK])
+
+
+@steps("defender-wins")
+def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    context.note("zb.battle.lose-negated", f"{state.defender} wins the Battle: the Attack is negated, no Damage", involves=[BATTLE])
+    defense = state.card(battle.defense.card) if battle.defense is not None and not battle.defense_negated else None
+    if defense is not None and defense.counter and defense.damage:
+        context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its Damage is applied", involves=[card(defense.name)])
+        _damage_book(context, state, state.attacker, defense.damage, action.get("protect"), "zb.battle.lose-counter")
+    elif defense is not None:
+        context.note("zb.battle.lose-counter", f"{defense.name} has no [COUNTER]: its effects and Damage are not applied",
+                     involves=[card(defense.name)])
+    spells = ([(state.attacker, battle.spell)] if not battle.attack_negated else []) + \
+        ([(state.defender, battle.defense)] if defense is not None else [])
+    for owner, out in spells:
+        if out is None:
+            continue
+        for effect in state.card(out.card).effects:
+            if effect.timing == "regardless":
+                context.note("zb.battle.lose-regardless", f"{out.card}'s effect applies regardless of Power", involves=[card(out.card)])
+                _resolve_effect(context, state, owner, out.card, effect, action)
+
+
+@steps("battle-out")
+def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    context.note("zb.precautions.battle-out", "Damage and effects are resolved: \"Battle Out\", Non-Battle once again", involves=[BATTLE])
+    for owner, out in ((state.attacker, battle.spell), (state.defender, battle.defense)):
+        if out is None:
+            continue
+        state.players[owner].pages[out.page - 1] = out.card
+        context.note("zb.book.spell-returns", f"{out.card} returns to page {out.page} of {owner}'s book", involves=[card(out.card), BOOK])
+        context.note("zb.spell.zone", f"The Battle is over: {out.card} returns to its page", involves=[card(out.card)])
+    state.last_battle = {
+        "mamodo": battle.mamodo, "spell": battle.spell.card if battle.spell else None,
+        "defender_mamodo": battle.defender_mamodo, "defense": battle.defense.card if battle.defense else None,
+        "totals": dict(battle.totals), "winner": battle.winner,
+    }
+    state.battle = None
+    if state.loser is None:
+        state.priority, state.passes = state.attacker, 0
+        context.note("zb.alternate.attacker-first-after-battle", f"Back in Non-Battle: {state.attacker}, the Attacker, acts first",
+                     involves=[ACTION])
+
+
+# === Effects ===================================================================================
+
+EffectHandler = Callable[[Context, State, str, str, Effect, Mapping[str, Any]], None]
+
+
+def _resolve_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    handler: EffectHandler = vocabulary.effect_handler("effect", effect.kind)
+    with context.involving(card(source)):
+        handler(context, state, owner, source, effect, action)
+    state.log.append(f"{source}: {effect.kind}")
+    for then in effect.also:
+        _resolve_effect(context, state, owner, source, then, action)
+
+
+def _whom(effect: Effect, owner: str) -> str:
+    return owner if effect.whose == "self" else other(owner)
+
+
+EFFECT_COMMON = {
+    "tag": {"enum": ["declare", "mp", "discard", "in-play"], "description": "[DECLARE TO USE], [X MP], [SEND THIS CARD TO THE "
+            "DISCARD PILE] or [IN PLAY] (default declare)."},
+    "mp": {"type": "integer", "minimum": 0, "description": "The X of an [X MP] effect."},
+    "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend"]}, "description": "The effect's icons."},
+    "timing": {"enum": ["start-phase", "end-phase", "put-in-play", "on-damage", "other", "regardless"],
+               "description": "When an [IN PLAY] effect activates (START PHASE, END PHASE, as put in play); on a SPELL card: on "
+               "Damage or Injury, other effects, or regardless of Power."},
+    "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
+    "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
+    "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
+}
+
+
+def _effect_params(**own: Any) -> dict[str, Any]:
+    return {**EFFECT_COMMON, **own}
+
+
+AMOUNT = {"type": "integer", "minimum": 0}
+
+
+@vocabulary.effect("power", "Adds 'amount' Power: in a Battle to its side's Total Power, from an EVENT card until the END PHASE, "
+                   "as an [IN PLAY] effect to its MAMODO card while it is in play.", params=_effect_params(amount=AMOUNT))
+def power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if state.card(source).type == "EVENT":
+        state.players[owner].turn_power += effect.amount
+        context.note("zb.event.until-end-phase", f"{source}: +{effect.amount} Power for {owner} until the END PHASE",
+                     amount=effect.amount)
+    elif state.battle is not None:
+        state.battle.power[owner] += effect.amount
+        context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {owner}'s Total Power", amount=effect.amount)
+
+
+@vocabulary.effect("coin-power", "Flip a coin: if heads, 'amount' Power is added to the Total Power of the Attack or Defense.",
+                   params=_effect_params(amount=AMOUNT))
+def coin_power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    coin = action.get("coin")
+    if coin is None:
+        raise context.reject("no-such-choice", f"{source} flips a coin: the scenario writes how it lands (coin: heads or tails)",
+                             "zb.battle.coins-at-declaration", involves=[card(source)])
+    if coin == "heads":
+        _battle(state).power[owner] += effect.amount
+        context.note(None, f"Heads: {source} gets +{effect.amount} Power", amount=effect.amount)
+
+
+@vocabulary.effect("gain-mp", "Its owner (whose: self) or the opponent gets 'amount' MP.", params=_effect_params(amount=AMOUNT))
+def gain_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    _change_mp(context, state, source, effect, _whom(effect, owner), effect.amount)
+
+
+@vocabulary.effect("lose-mp", "Reduces the MP of the opponent (or of its owner) by 'amount', to 0 at the least.",
+                   params=_effect_params(amount=AMOUNT))
+def lose_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    _change_mp(context, state, source, effect, _whom(effect, owner), -effect.amount)
+    _not_a_negation(context, state, "the reduction of MP")
+
+
+def _change_mp(context: Context, state: State, source: str, effect: Effect, who: str, change: int) -> None:
+    player = state.players[who]
+    player.mp = max(0, player.mp + change)
+    context.note(None, f"{source}: {who}'s MP {change:+d}: {player.mp} MP", involves=[MP])
+    _cite_in_play(context, state, source, effect)
+
+
+@vocabulary.effect("turn-pages", "The opponent (or its owner) turns 'amount' pages forward: not Damage, no MP.",
+                   params=_effect_params(amount=AMOUNT))
+def turn_pages_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    who = _whom(effect, owner)
+    context.note("zb.precautions.newly-opened", f"{source}: {who} turns {effect.amount} page(s) by a card effect; "
+                 "the cards in the newly open pages may be played", involves=[BOOK])
+    if action.get("protect"):
+        raise context.reject("cannot-protect", "turning pages by an effect is not Damage", "zb.protect.only-damage",
+                             involves=[PROTECT, BOOK])
+    _turn_pages(context, state, who, effect.amount, "effect")
+    _not_a_negation(context, state, "turning pages of a Spell Book")
+    _cite_in_play(context, state, source, effect)
+
+
+@vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book (a MAMODO card may PROTECT it).",
+                   params=_effect_params(amount=AMOUNT))
+def damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    _damage_book(context, state, other(owner), effect.amount, action.get("protect"), "zb.battle.win-damage"
+                 if state.battle is not None else "zb.protect.only-damage")
+
+
+@vocabulary.effect("injure", "Inflicts Injury to the selected MAMODO card ('target' of the action or the effect).",
+                   params=_effect_params(target=ref("card-name")))
+def injure(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    victim, holder = _target(context, state, owner, effect, action)
+    _injure(context, state, victim, holder, "zb.injured.only-mamodo")
+
+
+@vocabulary.effect("petrify", "The selected MAMODO card becomes Petrified.", params=_effect_params(target=ref("card-name")))
+def petrify(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    victim, holder = _target(context, state, owner, effect, action)
+    holder.status = "petrified"
+    context.note(None, f"{holder.card} becomes Petrified", involves=[card(holder.card), PETRIFIED])
+
+
+@vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards) to the Discard Pile.",
+                   params=_effect_params(target=ref("card-name")))
+def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    victim, holder = _target(context, state, owner, effect, action, petrified_ok=True)
+    _send_to_discard(context, state, victim, holder.card, None)
+    if state.battle is not None and holder.card in (state.battle.mamodo, state.battle.defender_mamodo):
+        _not_a_negation(context, state, "sending a MAMODO card involved in the Battle to the Discard Pile")
+
+
+@vocabulary.effect("discard-page", "Sends the card on the opponent's open page (its highest) to the Discard Pile.",
+                   params=_effect_params())
+def discard_page(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    victim = state.players[_whom(effect, owner)]
+    page = max(victim.open)
+    name = victim.card_on(page)
+    if name is None:
+        return
+    if page == BOOK_PAGES and state.card(name).type == "SPELL":
+        raise context.reject("last-page-spell-stays", f"{name} is the SPELL card in {victim.name}'s last page",
+                             "zb.last-page.cannot-remove", involves=[card(name), mechanic("Last Page Bonus")])
+    victim.pages[page - 1] = None
+    victim.discard.append(name)
+    context.note(None, f"{name} leaves page {page} for {victim.name}'s Discard Pile", involves=[card(name), BOOK])
+
+
+@vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=_effect_params())
+def negate_attack(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    battle.attack_negated = True
+    _negated(context, state, state.attacker, battle.spell, f"{source} negates the Attack")
+
+
+@vocabulary.effect("negate-defense", "Negates the Defense of the Battle (the Defender's Total Power is 0).", params=_effect_params())
+def negate_defense(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    battle.defense_negated = True
+    _negated(context, state, state.defender, battle.defense, f"{source} negates the Defense")
+
+
+def _negated(context: Context, state: State, player: str, spell: SpellOut | None, what: str) -> None:
+    """A negated Attack or Defense: its effects are negated, and its SPELL card declares no new one this turn."""
+    if spell is not None:
+        state.players[player].negated_cards.add(spell.card)
+    context.note("zb.negate.declared", f"{what}: its effects are negated too", involves=[BATTLE])
+
+
+def _target(context: Context, state: State, owner: str, effect: Effect, action: Mapping[str, Any],
+            petrified_ok: bool = False) -> tuple[Player, Mamodo]:
+    name = action.get("target") or effect.target
+    for who in (other(owner), owner):
+        holder = state.players[who].find(name or "")
+        if holder is not None:
+            if holder.status == "petrified" and not petrified_ok:
+                raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
+                                     involves=[card(holder.card), PETRIFIED])
+            return state.players[who], holder
+    raise context.reject("no-such-choice", f"{name!r} is no in-play MAMODO card", "zb.injured.only-mamodo")
+
+
+def _not_a_negation(context: Context, state: State, what: str) -> None:
+    if state.battle is not None:
+        context.note("zb.negate.only-specified", f"{what} does not negate the Attack or the Defense", involves=[BATTLE])
+
+
+def _cite_in_play(context: Context, state: State, source: str, effect: Effect) -> None:
+    if effect.tag == "in-play" and effect.timing in ("start-phase", "end-phase"):
+        context.note("zb.tag.in-play-repeat", f"{source}'s [IN PLAY] effect resolves at its timing, as often as it comes")
+
+
+# === The END PHASE ============================================================================
+
+
+@vocabulary.action("end-phase", "The END PHASE, with its choices: Petrified MAMODO cards to recover (2 MP each) or to discard, "
+                   "the MAMODO card a player with none in play puts in play, the order of the END PHASE effects.",
+                   params={"recover": {"type": "array", "items": ref("card-name")},
+                           "discard_petrified": {"type": "array", "items": ref("card-name")},
+                           "send_in": {"type": "object", "additionalProperties": ref("card-name"),
+                                       "description": "Player -> the MAMODO card put in play by the no-MAMODO rule."},
+                           "order": {"type": "array", "items": {"type": "string"},
+                                     "description": "The Attacker's order of the END PHASE effects: card names, 'petrified-recovery'."}})
+def end_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _refuse_when_over(context, state)
+    if not state.end_pending:
+        raise context.reject("not-now", "the BATTLE PHASE has not ended", "zb.end.begins", involves=[ACTION])
+    _check_petrified_choices(context, state, action)
+    _run_end_phase(context, state, action)
+
+
+def _check_petrified_choices(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """Petrified MAMODO cards are recovered or discarded by the Attacker, at the END PHASE of their own turn."""
+    player = state.players[state.attacker]
+    chosen = list(action.get("recover") or []) + list(action.get("discard_petrified") or [])
+    for name in chosen:
+        holder = player.find(name)
+        if holder is None or holder.status != "petrified":
+            raise context.reject("no-such-choice", f"{name} is not a Petrified MAMODO card of {player.name}, the Attacker: "
+                                 "Petrified cards are recovered at the END PHASE of their owner's turn", "zb.petrified.recovery",
+                                 involves=[card(name), PETRIFIED])
+    cost = RECOVERY_MP * len(action.get("recover") or [])
+    if cost > player.mp:
+        raise context.reject("not-enough-mp", f"recovering {len(action.get('recover') or [])} Petrified card(s) costs {cost} MP; "
+                             f"{player.name} has {player.mp}", "zb.petrified.recovery", involves=[PETRIFIED, MP])
+
+
+def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    state.end_pending = False
+    context.advance(state, "switch-roles", action)
+
+
+@steps("end-effects")
+def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    context.note("zb.end.begins", "Both players are no longer in the BATTLE PHASE: the END PHASE begins")
+    timed = _in_play_effects(state, "end-phase")
+    order = list(action.get("order") or [])
+    context.note("zb.end.effects", f"END PHASE effects to resolve: {len(timed)}")
+    if len(timed) > 1 or order:
+        if context.read(END_PHASE_ORDER, "any-simultaneous") and order:
+            timed.sort(key=lambda t: order.index(t[1]) if t[1] in order else len(order))
+            context.note(END_PHASE_ORDER, f"The Attacker orders the END PHASE effects: {', '.join(t[1] for t in timed)}")
+        else:
+            duplicated = {source for _, source, _ in timed if sum(1 for _, s, _ in timed if s == source) > 1}
+            context.note(END_PHASE_ORDER, "The effects resolve in the order the END PHASE lists them; the Attacker orders "
+                         f"only duplicated effects{' (' + ', '.join(sorted(duplicated)) + ')' if duplicated else ''}")
+    state.end_recovery_first = bool(order and order[0] == "petrified-recovery" and context.read(END_PHASE_ORDER, "any-simultaneous"))
+    if state.end_recovery_first:
+        _recover_petrified(context, state, action)
+    for owner, source, effect in timed:
+        context.note("zb.end.effects", f"{owner}'s {source}: [IN PLAY] effect of the END PHASE", involves=[card(source)])
+        _resolve_effect(context, state, owner, source, effect, action)
+
+
+@steps.condition("attacker-has-petrified")
+def attacker_has_petrified(state: State) -> bool:
+    return any(m.status == "petrified" for m in state.players[state.attacker].mamodo)
+
+
+@steps("petrified-recovery")
+def petrified_recovery(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    if not state.end_recovery_first:
+        _recover_petrified(context, state, action)
+
+
+def _recover_petrified(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player = state.players[state.attacker]
+    for name in action.get("recover") or []:
+        holder = player.find(name)
+        if holder is None or holder.status != "petrified":
+            raise context.reject("no-such-choice", f"{name} is not a Petrified MAMODO card of {player.name}", "zb.petrified.recovery",
+                                 involves=[card(name)])
+        if player.mp < RECOVERY_MP:
+            context.note("zb.petrified.recovery", f"{player.name} has {player.mp} MP: {name} cannot be recovered (2 MP)",
+                         involves=[card(name), PETRIFIED, MP])
+            continue
+        player.mp -= RECOVERY_MP
+        holder.status = "normal"
+        context.note("zb.petrified.recovery", f"{player.name} pays 2 MP: {name} returns to Normal Status ({player.mp} MP)",
+                     involves=[card(name), PETRIFIED, MP], mp=player.mp)
+    for name in action.get("discard_petrified") or []:
+        holder = player.find(name)
+        if holder is None or holder.status != "petrified":
+            raise context.reject("no-such-choice", f"{name} is not a Petrified MAMODO card of {player.name}", "zb.petrified.recovery",
+                                 involves=[card(name)])
+        if len(player.mamodo) == 1:
+            raise context.reject("must-keep-a-mamodo", f"{name} is {player.name}'s last MAMODO card", "zb.petrified.recovery",
+                                 involves=[card(name)])
+        _send_to_discard(context, state, player, name, "zb.petrified.recovery")
+    if not action.get("recover") and not action.get("discard_petrified"):
+        context.note("zb.petrified.recovery", f"{player.name} keeps its Petrified MAMODO card(s) Petrified", involves=[PETRIFIED])
+
+
+@steps.condition("a-player-has-no-mamodo")
+def a_player_has_no_mamodo(state: State) -> bool:
+    return any(not _counted_in_play(p) for p in state.players.values())
+
+
+def _counted_in_play(player: Player) -> list[Mamodo]:
+    """In-play MAMODO cards: Petrified MAMODO cards do not count."""
+    return [m for m in player.mamodo if m.status != "petrified"]
+
+
+@steps("no-mamodo")
+def no_mamodo(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    choices: Mapping[str, str] = action.get("send_in") or {}
+    for name in (state.attacker, state.defender):
+        player = state.players[name]
+        if _counted_in_play(player):
+            continue
+        if player.mamodo:
+            if context.read(PETRIFIED_NO_MAMODO, "on-the-mat"):
+                context.note(PETRIFIED_NO_MAMODO, f"{name}'s Petrified MAMODO cards are still on the mat: the rule is not invoked",
+                             involves=[PETRIFIED])
+                continue
+            context.note(PETRIFIED_NO_MAMODO, f"{name} has only Petrified MAMODO cards: no MAMODO card in play", involves=[PETRIFIED])
+            context.note("zb.petrified.count", f"{name}'s Petrified MAMODO cards do not count as in-play MAMODO cards",
+                         involves=[PETRIFIED])
+        _send_in_a_mamodo(context, state, player, choices.get(name))
+        if state.loser:
+            return
+
+
+def _send_in_a_mamodo(context: Context, state: State, player: Player, chosen: str | None) -> None:
+    context.note("zb.no-mamodo.regardless", "This method is performed regardless of card effects")
+    while True:
+        playable = [p for p in player.open if (c := player.card_on(p)) and state.card(c).type == "MAMODO"
+                    and not state.card(c).placed_on and len(player.mamodo) < MAX_IN_PLAY]
+        if playable:
+            page = next((p for p in playable if player.card_on(p) == chosen), playable[0])
+            name = player.card_on(page)
+            assert name is not None
+            player.pages[page - 1] = None
+            player.mamodo.append(Mamodo(card=name, page=page))
+            state.sent_in.append(player.name)
+            context.note("zb.no-mamodo.put-in-play", f"{player.name} has no MAMODO card in play: puts {name} in play from page {page}",
+                         involves=[card(name)])
+            return
+        if player.opening >= LAST_OPENING:
+            _loses(context, state, player.name, f"{player.name} has no applicable MAMODO card in the rest of the Spell Book")
+            context.note("zb.no-mamodo.put-in-play", f"{player.name} loses the game: no MAMODO card left to put in play")
+            return
+        player.opening += 1
+        context.note("zb.no-mamodo.put-in-play", f"No MAMODO card in the open pages: {player.name} turns a page ({_pages(player)})",
+                     involves=[BOOK])
+
+
+@steps("end-page-turning")
+def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    if state.loser:
+        return
+    player = state.players[state.attacker]
+    if player.opening >= LAST_OPENING:
+        _loses(context, state, player.name, f"{player.name} is on the last page and cannot turn the page the END PHASE requires")
+        return
+    if state.attacker in state.sent_in:
+        context.note("zb.no-mamodo.then-turn", f"{player.name} put a MAMODO card in play by the no-MAMODO rule: "
+                     "now turns 1 page for 2 MP and ends the turn", involves=[BOOK])
+    state.sent_in.clear()
+    player.opening += 1
+    player.mp += MP_PER_PAGE
+    context.note("zb.end.turn-one-page", f"{player.name}, the Attacker, turns 1 page ({_pages(player)}) and gets 2 MP: {player.mp} MP",
+                 involves=[BOOK, MP], mp=player.mp)
+    context.note("zb.turns.end-must-turn", "The page turning of the END PHASE is not optional", involves=[BOOK])
+    context.note("zb.turns.end-two-mp", "2 MP from turning the page", involves=[MP])
+
+
+@steps("switch-roles")
+def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for player in state.players.values():
+        if player.turn_power:
+            context.note("zb.event.until-end-phase", f"{player.name}'s EVENT Power ends with the END PHASE")
+        player.turn_power, player.event_played = 0, False
+        player.used_effects.clear()
+        player.negated_cards.clear()
+        player.spells_used.clear()
+        player.events_shown.clear()
+    if state.loser:
+        return
+    state.attacker = state.defender
+    state.turn += 1
+    state.priority = None
+    context.note("zb.turns.roles-switch", f"The roles switch: {state.attacker} is the Attacker of turn {state.turn}")
+    context.note("zb.sequence.alternate-turns", "The players alternate turns")
+
+
+@steps.condition("game-goes-on")
+def game_goes_on(state: State) -> bool:
+    return state.loser is None
+
+
+# === What an action finishes first, and the end of a scenario =====================================
+
+
+def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
+    if state.loser is not None:
+        return
+    if state.step == "compare-total-power" and action["action"] != "resolve":
+        context.advance(state, "battle-out", {})
+    if state.end_pending and action["action"] != "end-phase":
+        _run_end_phase(context, state, {})
+
+
+def settle(context: Context, state: State) -> None:
+    before_action(context, state, {"action": "settle"})

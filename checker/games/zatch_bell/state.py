@@ -1,0 +1,322 @@
+"""The state of a game of Zatch Bell! The Card Battle: two Spell Books, the cards in play, the turn and the Battle.
+
+A Spell Book has 32 pages, one card a page. It opens on page 1 alone, then on two pages at a
+time (2 and 3, 4 and 5, ... 30 and 31), and ends on page 32 alone: turning 1 page moves to the
+next of these 17 openings ("both of the open pages", "the newly open pages" of the manual). A
+card that leaves its page (a MAMODO or PARTNER put in play, a SPELL out for a Battle) leaves the
+page empty; the page keeps its number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from checker.errors import InputError
+from checker.game import Book
+
+PLAYERS = ("A", "B")
+BOOK_PAGES = 32
+LAST_OPENING = 16  # page 32 alone
+CARD_TYPES = ("MAMODO", "PARTNER", "MJ12", "SPELL", "EVENT")
+BLANK = "(blank page {page})"
+
+
+def other(player: str) -> str:
+    return "B" if player == "A" else "A"
+
+
+def open_pages(opening: int) -> tuple[int, ...]:
+    """The page numbers open at an opening: (1), (2, 3), ..., (30, 31), (32)."""
+    if opening == 0:
+        return (1,)
+    if opening == LAST_OPENING:
+        return (BOOK_PAGES,)
+    return (2 * opening, 2 * opening + 1)
+
+
+def opening_of(page: int) -> int:
+    """The opening at which ``page`` is open."""
+    if page == BOOK_PAGES:
+        return LAST_OPENING
+    return page // 2
+
+
+def base_name(name: str) -> str:
+    """A name without anything in parentheses: "Robnos (Double)" is a Robnos."""
+    return re.sub(r"\s*\([^)]*\)", "", name).strip()
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect of a card, in the manual's terms: its tag, its cost, its icons, when it acts and what it does."""
+
+    kind: str
+    tag: str = "declare"  # declare ([DECLARE TO USE]), mp ([X MP]), discard ([SEND THIS CARD ...]), in-play ([IN PLAY])
+    mp: int = 0  # the X of an [X MP] effect
+    icons: tuple[str, ...] = ()  # battle, attack, defend
+    timing: str | None = None  # in-play effects: start-phase, end-phase, put-in-play; SPELL effects: on-damage, other, regardless
+    amount: int = 0
+    whose: str = "opponent"  # self or opponent
+    target: str | None = None  # a card the effect names
+    also: tuple["Effect", ...] = ()  # what the same effect goes on to do, in order
+    phase: str | None = None  # own or opponent: the BATTLE PHASE the effect is applied in
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card as printed: its type, number, class, Power, MP cost, Damage, names and effects."""
+
+    name: str
+    type: str
+    number: str
+    card_class: str | None = None  # intermediate, superior (None: neither)
+    power: int = 0
+    mp: int = 0
+    damage: int = 0
+    injure: int = 0
+    icons: tuple[str, ...] = ()  # attack, defend (SPELL, EVENT)
+    mamodo: str | None = None  # the MAMODO name a SPELL or PARTNER card names
+    counter: bool = False
+    regular: bool = True  # a MAMODO's standard form (not one put on top of another)
+    placed_on: str | None = None  # card rule: put in play on top of this in-play MAMODO
+    same_as: tuple[str, ...] = ()  # card rule: this MAMODO is the same as these
+    spells_of: tuple[str, ...] = ()  # card rule: may play the SPELL cards of these MAMODO
+    spell_attributes: tuple[str, ...] = ()  # card rule: may play SPELL cards of these Attributes
+    attribute: str | None = None
+    partner_names: tuple[str, ...] = ()  # a MAMODO's PARTNER Name(s)
+    effects: tuple[Effect, ...] = ()
+
+    @property
+    def mamodo_name(self) -> str:
+        """A MAMODO's name for the one-name rule (anything in parentheses excluded); other cards' own name."""
+        return base_name(self.name) if self.type == "MAMODO" else self.name
+
+    @property
+    def is_blank(self) -> bool:
+        return self.number.startswith("BLANK-")
+
+
+def blank_card(page: int) -> Card:
+    """A page the scenario leaves unnamed: a SPELL card of its own number that no MAMODO in the game can play."""
+    return Card(name=BLANK.format(page=page), type="SPELL", number=f"BLANK-{page}", mamodo="(no MAMODO)")
+
+
+@dataclass
+class Mamodo:
+    """A MAMODO card in play, with its PARTNER and the MAMODO cards underneath it."""
+
+    card: str
+    page: int
+    status: str = "normal"  # normal, injured, petrified
+    partner: str | None = None
+    partner_page: int | None = None
+    under: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class SpellOut:
+    """A SPELL card out of its page, on the SPELL card zone for a Battle."""
+
+    card: str
+    page: int
+    mamodo: str
+
+
+@dataclass
+class Player:
+    name: str
+    pages: list[str | None]  # the card on each page (index 0 is page 1); None once it has left its page
+    size: int  # the number of cards the book was built with
+    opening: int = 0
+    mp: int = 0
+    mamodo: list[Mamodo] = field(default_factory=list)
+    mj12: list[tuple[str, int]] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    event_played: bool = False  # this turn
+    used_effects: set[str] = field(default_factory=set)  # once-per-turn effects applied this turn
+    negated_cards: set[str] = field(default_factory=set)  # cards whose Attack or Defense was negated this turn
+    spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
+    turn_power: int = 0  # Power an EVENT card gives until the END PHASE
+    events_shown: list[int] = field(default_factory=list)  # pages of EVENT cards played this turn
+
+    @property
+    def open(self) -> tuple[int, ...]:
+        return open_pages(self.opening)
+
+    def card_on(self, page: int) -> str | None:
+        return self.pages[page - 1] if 1 <= page <= len(self.pages) else None
+
+    def find(self, name: str) -> Mamodo | None:
+        return next((m for m in self.mamodo if m.card == name), None)
+
+    def in_play_cards(self) -> list[str]:
+        cards: list[str] = []
+        for m in self.mamodo:
+            cards += [m.card, *[c for c, _ in m.under]] + ([m.partner] if m.partner else [])
+        return cards + [c for c, _ in self.mj12]
+
+
+@dataclass
+class Battle:
+    """The Battle under way: the Attack, the Defense, the Power effects add and what was decided."""
+
+    attacker: str
+    mamodo: str
+    spell: SpellOut | None
+    defender_mamodo: str | None = None
+    defense: SpellOut | None = None
+    defense_waived: bool = False
+    coin: str | None = None  # how the Attack's coin lands, written with the "Battle In"
+    power: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    attack_negated: bool = False
+    defense_negated: bool = False
+    totals: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None  # attacker or defender, once compared
+
+
+@dataclass
+class State:
+    players: dict[str, Player]
+    cards: Book  # card name -> Card, shared by every copy of the state
+    first_attacker: str
+    attacker: str
+    step: str | None = None  # the procedure step the game stands at
+    turn: int = 1
+    priority: str | None = None  # who may perform the next Action
+    passes: int = 0  # consecutive passes
+    pending_battle_in: dict[str, Any] | None = None  # a "Battle In" the Defender has not yet let through
+    battle: Battle | None = None
+    last_battle: dict[str, Any] | None = None
+    loser: str | None = None
+    end_pending: bool = False  # both players passed: the END PHASE waits for its choices
+    sent_in: list[str] = field(default_factory=list)  # players who put a MAMODO card in play by the no-MAMODO rule
+    end_recovery_first: bool = False  # the Attacker ordered Petrified recovery before the END PHASE effects
+    log: list[str] = field(default_factory=list)  # effects resolved, in order
+
+    @property
+    def defender(self) -> str:
+        return other(self.attacker)
+
+    def card(self, name: str) -> Card:
+        return self.cards[name]  # type: ignore[no-any-return]
+
+
+# --- Building the state from a scenario ------------------------------------------------------------
+
+
+def _effect(raw: Mapping[str, Any]) -> Effect:
+    return Effect(kind=raw["kind"], tag=raw.get("tag", "declare"), mp=raw.get("mp", 0), icons=tuple(raw.get("icons", ())),
+                  timing=raw.get("timing"), amount=raw.get("amount", 0), whose=raw.get("whose", "opponent"),
+                  target=raw.get("target"), also=tuple(_effect(e) for e in raw.get("also", ())),
+                  phase=raw.get("phase"))
+
+
+def make_card(name: str, raw: Mapping[str, Any]) -> Card:
+    return Card(
+        name=name, type=raw["type"], number=str(raw.get("number", name)), card_class=raw.get("class"),
+        power=raw.get("power", 0), mp=raw.get("mp", 0), damage=raw.get("damage", 0), injure=raw.get("injure", 0),
+        icons=tuple(raw.get("icons", ())), mamodo=raw.get("mamodo"), counter=raw.get("counter", False),
+        regular=raw.get("regular", True), placed_on=raw.get("placed_on"), same_as=tuple(raw.get("same_as", ())),
+        spells_of=tuple(raw.get("spells_of", ())), spell_attributes=tuple(raw.get("spell_attributes", ())),
+        attribute=raw.get("attribute"), partner_names=tuple(raw.get("partners", ())),
+        effects=tuple(_effect(e) for e in raw.get("effects", ())),
+    )
+
+
+def card_book(catalogue: Mapping[str, Any], inline: Mapping[str, Any]) -> dict[str, Card]:
+    """The cards of ``cards.yaml`` with the scenario's own: a scenario's numbers complete or replace the manual's."""
+    raw: dict[str, dict[str, Any]] = {name: dict(entry) for name, entry in catalogue.get("cards", {}).items()}
+    for name, entry in inline.items():
+        raw[name] = {**raw.get(name, {}), **entry}
+    cards: dict[str, Card] = {}
+    for name, entry in raw.items():
+        if "type" not in entry:
+            raise InputError(f"card {name!r} has no type", path=("cards", name), expected=f"type: one of {', '.join(CARD_TYPES)}")
+        cards[name] = make_card(name, entry)
+    return cards
+
+
+def _pages(raw: Any, size: int, cards: dict[str, Card], at: tuple[str | int, ...]) -> list[str]:
+    """The book's pages from a list, or from a mapping of pages (``12`` or ``"2-5"``) whose other pages are blank."""
+    if isinstance(raw, list):
+        pages = [str(name) for name in raw]
+    else:
+        named: dict[int, str] = {}
+        for key, name in raw.items():
+            first, _, last = str(key).partition("-")
+            for page in range(int(first), int(last or first) + 1):
+                named[page] = str(name)
+        pages = [named.get(page, "") for page in range(1, max([size, *named]) + 1)]
+    for index, name in enumerate(pages):
+        if not name:
+            blank = blank_card(index + 1)
+            cards[blank.name] = blank
+            pages[index] = blank.name
+        elif name not in cards:
+            raise InputError(f"page {index + 1} holds {name!r}, which no card definition names",
+                             path=at, expected="a card of cards.yaml or of the scenario's cards:")
+    return pages
+
+
+def build_players(initial: Mapping[str, Any], cards: dict[str, Card]) -> dict[str, Player]:
+    players: dict[str, Player] = {}
+    for name in PLAYERS:
+        raw = initial["players"][name]
+        size = raw.get("size", BOOK_PAGES)
+        pages = _pages(raw["book"], size, cards, ("initial", "players", name, "book"))
+        players[name] = Player(name=name, pages=list(pages), size=len(pages), mp=raw.get("mp", 0))
+    return players
+
+
+def take_from_book(player: Player, card: str, page: int | None, where: tuple[str | int, ...]) -> int:
+    """Take a card the scenario says has left the book (in play, in the Discard Pile) from its page."""
+    candidates = [page] if page is not None else [i + 1 for i, c in enumerate(player.pages) if c == card]
+    for number in candidates:
+        if player.card_on(number) == card:
+            player.pages[number - 1] = None
+            return number
+    raise InputError(f"{player.name}'s book holds no {card!r} to take" + (f" from page {page}" if page else ""),
+                     path=where, expected="a card the book holds, on the page given")
+
+
+def observe(state: State) -> dict[str, Any]:
+    return {
+        "turn": state.turn,
+        "attacker": state.attacker,
+        "step": state.step,
+        "priority": state.priority,
+        "battle": _battle_facts(state.battle) if state.battle else None,
+        "last_battle": state.last_battle,
+        "loser": state.loser,
+        "winner": other(state.loser) if state.loser else None,
+        "resolved": list(state.log),
+        "players": {name: _player_facts(state, p) for name, p in state.players.items()},
+    }
+
+
+def _battle_facts(battle: Battle) -> dict[str, Any]:
+    return {
+        "mamodo": battle.mamodo,
+        "spell": battle.spell.card if battle.spell else None,
+        "defender_mamodo": battle.defender_mamodo,
+        "defense": battle.defense.card if battle.defense else None,
+        "totals": dict(battle.totals),
+        "winner": battle.winner,
+    }
+
+
+def _player_facts(state: State, player: Player) -> dict[str, Any]:
+    return {
+        "mp": player.mp,
+        "open_pages": list(player.open),
+        "pages": {str(i + 1): c for i, c in enumerate(player.pages) if c is not None and not state.card(c).is_blank},
+        "empty_pages": [i + 1 for i, c in enumerate(player.pages) if c is None],
+        "in_play": {
+            m.card: {"status": m.status, "partner": m.partner, "under": [c for c, _ in m.under]} for m in player.mamodo
+        },
+        "mamodo_count": len(player.mamodo),
+        "mj12": [c for c, _ in player.mj12],
+        "discard": list(player.discard),
+    }
