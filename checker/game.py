@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Protocol
 
-import yaml
 
 from checker.catalogue import Catalogue, load_catalogue
+from checker.datafile import read_yaml
 from checker.errors import Rejection
 from checker.procedure import Phase, Procedure, Step, StepHandlers, Walker, load_procedure
 from checker.trace import Entity, TraceStep
@@ -196,7 +196,7 @@ class GameData:
         return cls(
             catalogue=load_catalogue(folder / "rulings.yaml"),
             procedure=load_procedure(folder / "procedure.yaml"),
-            schema=yaml.safe_load((folder / "schema.yaml").read_text(encoding="utf-8")),
+            schema=read_yaml(folder / "schema.yaml"),
             cards=_optional(folder / "cards.yaml"),
             starter=_optional(folder / "starter.yaml"),
         )
@@ -204,7 +204,7 @@ class GameData:
 
 def _optional(path: Path) -> dict[str, Any]:
     """A data file's mapping, or nothing when the game has no such file."""
-    return yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
+    return read_yaml(path) if path.exists() else {}
 
 
 class RulesModule(Protocol):

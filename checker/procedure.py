@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, TypeVar
 
-import yaml
+from checker.datafile import read_yaml
 
 #: Every class of card or effect is admitted by a window that ``allows: any``.
 ANY = "any"
@@ -364,7 +364,7 @@ def _phase(raw: Mapping[str, Any]) -> Phase:
 
 
 def load_procedure(path: Path) -> Procedure:
-    raw: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw: dict[str, Any] = read_yaml(path)
     return Procedure(id=raw["id"], title=raw["title"], phases=tuple(_phase(phase) for phase in raw["phases"]))
 
 
