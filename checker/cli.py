@@ -8,6 +8,7 @@ gets one message with file, line and column, never a traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -15,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
-from checker import diff_format, gitrev, reference, report, skeleton, snapshot, suite
+from checker import batch, diff_format, gitrev, reference, report, skeleton, snapshot, suite
 from checker.diff import Diff, diff
 from checker.errors import InputError
 from checker.game import Game
@@ -37,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check scenario files or folders; one line per scenario")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("-j", "--jobs", type=_count, metavar="N", help="check on N processes (default: one per core)")
     # Each JSON result also gives its game and outcome: what `checker diff` reads from the checker of another revision.
     check.add_argument("--with-outcomes", action="store_true", help=argparse.SUPPRESS)
 
@@ -103,18 +105,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    results = suite.check(args.paths)
+    files = suite.scenario_files(args.paths)
+    jobs = args.jobs or batch.default_jobs()
     if args.format == "json":
-        data = [report.result_json(r, with_outcome=args.with_outcomes) for r in results]
-        print(json.dumps({"summary": report.summary(results), "results": data}, indent=2))
+        checked = list(batch.check_files(suite.default(), files, functools.partial(_json_text, with_outcome=args.with_outcomes), jobs))
+        verdicts = [item.verdict for item in checked]
+        print(report.json_document(report.summary_of(verdicts), [item.shown for item in checked]))
     else:
-        for result in results:
-            note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
-            print(report.headline(result) + note)
-            for line in report.details(result):
-                print(line)
-        print(report.summary(results))
-    return suite.exit_code(results)
+        verdicts = []
+        for item in batch.check_files(suite.default(), files, _text, jobs):
+            print(item.shown)
+            verdicts.append(item.verdict)
+        print(report.summary_of(verdicts))
+    return suite.exit_code_of(verdicts)
+
+
+def _text(result: RunResult) -> str:
+    """A result as ``checker check`` prints it: its headline, then whatever details it has."""
+    note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
+    return "\n".join([report.headline(result) + note, *report.details(result)])
+
+
+def _json_text(result: RunResult, *, with_outcome: bool) -> str:
+    return json.dumps(report.result_json(result, with_outcome=with_outcome), indent=2)
 
 
 def _single(file: str) -> RunResult:
@@ -236,6 +249,13 @@ def _disputes(args: argparse.Namespace) -> int:
     for line in report.gaps_lines(gaps(game, suite.check(files))):
         print(line)
     return 0
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return value
 
 
 def _seconds(text: str) -> float:
