@@ -149,7 +149,7 @@ def _load_plain(text: str) -> Any:
     error, a limit, an alias nested too deep) is left to :func:`_load_marked`, which says what is wrong.
     """
     try:
-        loader = Loader(text)
+        loader = _QuickLoader(text)
         try:
             root = loader.get_single_node()
         finally:
@@ -157,6 +157,32 @@ def _load_plain(text: str) -> Any:
         return _UNSURE if root is None else _PlainConverter().convert(root, 0)
     except Exception:
         return _UNSURE
+
+
+class _QuickLoader(Loader):  # type: ignore[misc, valid-type]
+    """``Loader``, resolving tags sooner: it has no path resolvers, so a plain scalar's tag depends on its text alone."""
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is not ScalarNode:
+            return str(super().resolve(kind, value, implicit))
+        if not implicit[0]:
+            return _STR
+        tag = _TAG_OF_PLAIN.get(value)
+        if tag is None:
+            tag = str(super().resolve(kind, value, implicit))
+            if len(value) <= 64 and len(_TAG_OF_PLAIN) < 10_000:
+                _TAG_OF_PLAIN[value] = tag
+        return tag
+
+
+assert not Loader.yaml_path_resolvers
+_TAG_OF_PLAIN: dict[str, str] = {}
 
 
 class _Unsure(Exception):
