@@ -7,7 +7,6 @@ for uniqueness here, in file order, as :meth:`checker.suite.Suite.load_many` doe
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +50,12 @@ _work: tuple[Suite, Callable[[RunResult], object]] | None = None  # what a forke
 
 def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:
     global _work
-    if jobs <= 1 or len(files) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or len(files) < PARALLEL_FROM:
+        yield from (_check_one(suite, render, path) for path in files)
+        return
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         yield from (_check_one(suite, render, path) for path in files)
         return
     _work = (suite, render)  # inherited by the forked workers, not sent to them
