@@ -8,8 +8,9 @@ it runs, in turns, ``--repeat`` times each:
 - ``checker check`` (one worker per core, the default);
 
 and prints, from the medians: scenarios per second (default jobs, wall clock), CPU time per
-scenario and its ratio to the floor's, the default run's wall time against the floor's (one
-core), and the peak resident memory of the one-process run.
+scenario and its ratio to the floor's (one process each), the default run's wall time against
+the floor's CPU time (one core), how much faster the default run is than ``-j 1`` on the wall
+clock, and the peak resident memory of each (the largest process, for the default run).
 
     .venv/bin/python benchmarks/throughput.py [--sizes 1000 10000 50000] [--repeat 3]
 """
@@ -45,7 +46,7 @@ def main() -> None:
     env = environment()
     checker = [sys.executable, "-m", "checker", "check"]
     print(f"{'files':>7} {'scen/s':>8} {'floor ms/scen':>14} {'check ms/scen':>14} {'CPU ratio':>10} "
-          f"{'wall ratio':>11} {'peak MiB (-j 1)':>16} {'peak MiB (default)':>19}")
+          f"{'wall ratio':>11} {'-j speedup':>11} {'peak MiB (-j 1)':>16} {'peak MiB (default)':>19}")
     for size in args.sizes:
         with tempfile.TemporaryDirectory(prefix="rulings-throughput-") as tmp:
             corpus = Path(tmp)
@@ -58,7 +59,7 @@ def main() -> None:
                 defaults.append(measure([*checker, str(corpus)], env=env))
         floor, single, default = median(floors), median(singles), median(defaults)
         print(f"{size:>7} {size / default.wall:>8.0f} {floor.cpu / size * 1e3:>14.3f} {single.cpu / size * 1e3:>14.3f} "
-              f"{single.cpu / floor.cpu:>10.2f} {default.wall / floor.cpu:>11.2f} {single.peak_mib:>16.0f} "
+              f"{single.cpu / floor.cpu:>10.2f} {default.wall / floor.cpu:>11.2f} {single.wall / default.wall:>11.2f} {single.peak_mib:>16.0f} "
               f"{default.peak_mib:>19.0f}", flush=True)
 
 

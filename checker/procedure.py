@@ -28,6 +28,7 @@ here or by the site, so the engine and the graphs cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, TypeVar
@@ -133,7 +134,7 @@ class Procedure:
                 return phase
         raise KeyError(phase_id)
 
-    @property
+    @functools.cached_property
     def order(self) -> tuple[str, ...]:
         return tuple(step.id for _, step in self.steps())
 
