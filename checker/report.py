@@ -11,13 +11,13 @@ from checker.catalogue import Catalogue
 from checker.citations import uncited
 from checker.compare import Mismatch, flatten, shown
 from checker.errors import InputError
-from checker.readings import Branch, Survey, Variation
 from checker.runner import RunResult, refused_what
 from checker.trace import TraceStep
 
-if TYPE_CHECKING:  # annotations only: both modules build on this one
+if TYPE_CHECKING:  # annotations only: the first two build on this module, readings only `checker readings` needs
     from checker.disputes import Finding
     from checker.gaps import Gaps
+    from checker.readings import Branch, Survey, Variation
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "question": "ANSWER", "invalid": "INVALID", "error": "ERROR"}
 
