@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import re
 import tempfile
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
+from corpus import generated_corpus  # beside this script
 from checker.site.build import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,18 +31,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def size(folder: Path) -> int:
     return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
-
-
-def generated_corpus(target: Path, count: int) -> int:
-    sources = sorted((ROOT / "scenarios").rglob("*.yaml"))
-    for number in range(count):
-        source = sources[number % len(sources)]
-        text = source.read_text(encoding="utf-8")
-        text = re.sub(r"^id: (.+)$", rf"id: \g<1>-{number}", text, count=1, flags=re.M)
-        folder = target / source.parent.name
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{source.stem}-{number}.yaml").write_text(text, encoding="utf-8")
-    return count
 
 
 def bare_pages(work: Path, count: int, prune: bool) -> Path:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
+from checker.datafile import read_yaml
 
 Status = Literal["rule", "trivia", "example", "ambiguous", "not-testable"]
 STATUSES: tuple[Status, ...] = ("rule", "trivia", "example", "ambiguous", "not-testable")
@@ -93,7 +93,7 @@ class CatalogueError(ValueError):
 
 
 def load_catalogue(path: Path) -> Catalogue:
-    raw: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw: dict[str, Any] = read_yaml(path)
     rulings = tuple(_ruling(entry) for entry in raw["rulings"])
     catalogue = Catalogue(game=raw["game"], document=raw["document"], rulings=rulings)
     _check(catalogue)

@@ -8,21 +8,24 @@ gets one message with file, line and column, never a traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from checker import diff_format, gitrev, reference, report, skeleton, snapshot, suite
-from checker.diff import Diff, diff
+from checker import batch, report, suite
 from checker.errors import InputError
 from checker.game import Game
-from checker.readings import survey
 from checker.runner import RunResult
-from checker.scenario import Scenario, schema_reference
-from checker.schema import nearest, one_of, published_text
+from checker.schema import nearest, one_of
+
+if TYPE_CHECKING:
+    from checker.diff import Diff
+    from checker.scenario import Scenario
+
+# A command imports what only it uses inside its own function: `checker check FILE` starts sooner.
 
 SCHEMA_PATH = Path("schema") / "scenario.schema.json"
 
@@ -37,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check scenario files or folders; one line per scenario")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("-j", "--jobs", type=_count, metavar="N", help="check on N processes (default: one per core)")
     # Each JSON result also gives its game and outcome: what `checker diff` reads from the checker of another revision.
     check.add_argument("--with-outcomes", action="store_true", help=argparse.SUPPRESS)
 
@@ -103,18 +107,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    results = suite.check(args.paths)
+    files = suite.scenario_files(args.paths)
+    jobs = args.jobs or batch.default_jobs()
     if args.format == "json":
-        data = [report.result_json(r, with_outcome=args.with_outcomes) for r in results]
-        print(json.dumps({"summary": report.summary(results), "results": data}, indent=2))
+        checked = list(batch.check_files(suite.default(), files, functools.partial(_json_text, with_outcome=args.with_outcomes), jobs))
+        verdicts = [item.verdict for item in checked]
+        print(report.json_document(report.summary_of(verdicts), [item.shown for item in checked]))
     else:
-        for result in results:
-            note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
-            print(report.headline(result) + note)
-            for line in report.details(result):
-                print(line)
-        print(report.summary(results))
-    return suite.exit_code(results)
+        verdicts = []
+        for item in batch.check_files(suite.default(), files, _text, jobs):
+            print(item.shown)
+            verdicts.append(item.verdict)
+        print(report.summary_of(verdicts))
+    return suite.exit_code_of(verdicts)
+
+
+def _text(result: RunResult) -> str:
+    """A result as ``checker check`` prints it: its headline, then whatever details it has."""
+    note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
+    return "\n".join([report.headline(result) + note, *report.details(result)])
+
+
+def _json_text(result: RunResult, *, with_outcome: bool) -> str:
+    return json.dumps(report.result_json(result, with_outcome=with_outcome), indent=2)
 
 
 def _single(file: str) -> RunResult:
@@ -136,6 +151,8 @@ def _readings(args: argparse.Namespace) -> int:
     if isinstance(item, RunResult):
         print(report.headline(item), file=sys.stderr)
         return 2
+    from checker.readings import survey
+
     found = survey(item, suite.games()[item.game], hold=() if args.vary_pinned else item.readings)
     if found.own.result.verdict == "invalid":
         print(report.headline(found.own.result), file=sys.stderr)
@@ -145,6 +162,8 @@ def _readings(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
+    from checker import diff_format
+
     result = _compare(Path.cwd(), args.revision, args.paths)
     if args.format == "json":
         print(json.dumps(diff_format.as_json(result), indent=2))
@@ -155,6 +174,11 @@ def _diff(args: argparse.Namespace) -> int:
 
 def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
     """Every scenario under ``paths`` by the checker of ``revision`` and by the working tree's, side by side."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from checker import diff_format, gitrev, snapshot
+    from checker.diff import diff
+
     root = gitrev.repository_root(here)
     try:
         base = gitrev.resolve(root, revision)
@@ -180,6 +204,9 @@ def _game(game_id: str) -> Game:
 
 
 def _new(args: argparse.Namespace) -> int:
+    from checker import skeleton
+    from checker.scenario import Scenario, schema_reference
+
     game = _game(args.game)
     source: Scenario | None = None
     if args.source:
@@ -206,12 +233,13 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _facts(args: argparse.Namespace) -> int:
+    from checker import reference
+
     print(reference.markdown(_game(args.game)), end="")
     return 0
 
 
 def _disputes(args: argparse.Namespace) -> int:
-    # Imported here: Hypothesis and networkx take longer to load than every other command takes to run.
     from checker import disputes
     from checker.gaps import gaps
 
@@ -238,6 +266,13 @@ def _disputes(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return value
+
+
 def _seconds(text: str) -> float:
     value = float(text)
     if not value > 0:
@@ -246,6 +281,8 @@ def _seconds(text: str) -> float:
 
 
 def _schema(args: argparse.Namespace) -> int:
+    from checker.schema import published_text
+
     text = published_text(suite.games())
     target = Path(args.output)
     if args.check:

@@ -13,17 +13,16 @@ given and never sees the expected outcome.
 from __future__ import annotations
 
 import contextlib
-import copy
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Protocol
 
-import yaml
-
 from checker.catalogue import Catalogue, load_catalogue
+from checker.datafile import read_yaml
 from checker.errors import Rejection
 from checker.procedure import Phase, Procedure, Step, StepHandlers, Walker, load_procedure
+from checker.statecopy import deep_copy
 from checker.trace import Entity, TraceStep
 from checker.vocabulary import Vocabulary
 
@@ -196,7 +195,7 @@ class GameData:
         return cls(
             catalogue=load_catalogue(folder / "rulings.yaml"),
             procedure=load_procedure(folder / "procedure.yaml"),
-            schema=yaml.safe_load((folder / "schema.yaml").read_text(encoding="utf-8")),
+            schema=read_yaml(folder / "schema.yaml"),
             cards=_optional(folder / "cards.yaml"),
             starter=_optional(folder / "starter.yaml"),
         )
@@ -204,7 +203,7 @@ class GameData:
 
 def _optional(path: Path) -> dict[str, Any]:
     """A data file's mapping, or nothing when the game has no such file."""
-    return yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
+    return read_yaml(path) if path.exists() else {}
 
 
 class RulesModule(Protocol):
@@ -284,11 +283,11 @@ class Game:
         finished (a Defense Step the attacker moved on from, say) stays finished even so:
         the rejection carries that state as :attr:`Rejection.standing`.
         """
-        working = copy.deepcopy(state)
+        working = deep_copy(state)
         before = getattr(self.rules, "before_action", None)
         if before is not None:
             before(context, working, action)
-            standing, working = working, copy.deepcopy(working)
+            standing, working = working, deep_copy(working)
         else:
             standing = state
         try:
@@ -303,7 +302,7 @@ class Game:
         settle = getattr(self.rules, "settle", None)
         if settle is None:
             return state
-        working = copy.deepcopy(state)
+        working = deep_copy(state)
         settle(context, working)
         return working
 

@@ -28,11 +28,12 @@ here or by the site, so the engine and the graphs cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, TypeVar
 
-import yaml
+from checker.datafile import read_yaml
 
 #: Every class of card or effect is admitted by a window that ``allows: any``.
 ANY = "any"
@@ -133,7 +134,7 @@ class Procedure:
                 return phase
         raise KeyError(phase_id)
 
-    @property
+    @functools.cached_property
     def order(self) -> tuple[str, ...]:
         return tuple(step.id for _, step in self.steps())
 
@@ -364,7 +365,7 @@ def _phase(raw: Mapping[str, Any]) -> Phase:
 
 
 def load_procedure(path: Path) -> Procedure:
-    raw: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw: dict[str, Any] = read_yaml(path)
     return Procedure(id=raw["id"], title=raw["title"], phases=tuple(_phase(phase) for phase in raw["phases"]))
 
 

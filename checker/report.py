@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Iterable
 
 import yaml
@@ -10,13 +11,13 @@ from checker.catalogue import Catalogue
 from checker.citations import uncited
 from checker.compare import Mismatch, flatten, shown
 from checker.errors import InputError
-from checker.readings import Branch, Survey, Variation
 from checker.runner import RunResult, refused_what
 from checker.trace import TraceStep
 
-if TYPE_CHECKING:  # annotations only: both modules build on this one
+if TYPE_CHECKING:  # annotations only: the first two build on this module, readings only `checker readings` needs
     from checker.disputes import Finding
     from checker.gaps import Gaps
+    from checker.readings import Branch, Survey, Variation
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "question": "ANSWER", "invalid": "INVALID", "error": "ERROR"}
 
@@ -124,12 +125,25 @@ def _error_json(path: str, error: InputError) -> dict[str, Any]:
 
 
 def summary(results: list[RunResult]) -> str:
+    return summary_of(result.verdict for result in results)
+
+
+def summary_of(verdicts: Iterable[str]) -> str:
     counts = {verdict: 0 for verdict in LABELS}
-    for result in results:
-        counts[result.verdict] += 1
+    for verdict in verdicts:
+        counts[verdict] += 1
     return (
         f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed, "
         f"{counts['invalid']} invalid, {counts['question']} answered"
+    )
+
+
+def json_document(summary: str, results: list[str]) -> str:
+    """``{"summary": ..., "results": [...]}`` as ``json.dumps(..., indent=2)`` writes it, from each result already
+    written by ``json.dumps(result, indent=2)``: what ``checker check --format json`` prints."""
+    nested = ",\n".join("    " + result.replace("\n", "\n    ") for result in results)
+    return f'{{\n  "summary": {json.dumps(summary)},\n  "results": [\n{nested}\n  ]\n}}' if results else json.dumps(
+        {"summary": summary, "results": []}, indent=2
     )
 
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-import jsonschema
+import jsonschema_rs
 
 from checker.errors import InputError, show
 from checker.game import Game
 from checker.vocabulary import Entry
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_ID = "https://rulings-checker.invalid/schema/scenario.schema.json"
 SLUG = "^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -194,15 +197,33 @@ def published_text(games: Mapping[str, Game]) -> str:
 
 
 class Validator:
-    """Validates plain scenario data and turns the first problem into one :class:`InputError`."""
+    """Validates plain scenario data and turns the first problem into one :class:`InputError`.
+
+    A compiled validator says whether data is valid; only data it refuses (or cannot take, such
+    as a number too large for it) is validated again by ``jsonschema``, whose errors say where
+    and why.
+    """
 
     def __init__(self, games: Mapping[str, Game]) -> None:
         self.schema = build_schema(games)
-        jsonschema.Draft7Validator.check_schema(self.schema)
-        self._validator = jsonschema.Draft7Validator(self.schema)
+        self._compiled = jsonschema_rs.Draft7Validator(self.schema)
+        self._explaining: jsonschema.Draft7Validator | None = None
 
     def errors(self, data: Any) -> list[InputError]:
-        return [_explain(error) for error in _leaves(self._validator.iter_errors(data))]
+        try:
+            if self._compiled.is_valid(data):
+                return []
+        except (ValueError, OverflowError):
+            pass
+        return [_explain(error) for error in _leaves(self._explainer().iter_errors(data))]
+
+    def _explainer(self) -> jsonschema.Draft7Validator:
+        if self._explaining is None:
+            import jsonschema  # only for data the compiled validator refuses: it takes longer to import than most runs
+
+            jsonschema.Draft7Validator.check_schema(self.schema)
+            self._explaining = jsonschema.Draft7Validator(self.schema)
+        return self._explaining
 
 
 def _leaves(errors: Iterable[jsonschema.ValidationError]) -> Iterable[jsonschema.ValidationError]:

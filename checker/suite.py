@@ -44,16 +44,20 @@ class Suite:
             item = self.load(path)
             if isinstance(item, Scenario):
                 if item.id in first_file:
-                    error = InputError(
-                        f"id {item.id!r} is already used by {first_file[item.id]}",
-                        path=("id",),
-                        expected="an id unique across the repository",
-                    )
-                    item = RunResult.invalid(item.path, item.document.locate(error))
+                    item = self.duplicate(item, first_file[item.id])
                 else:
                     first_file[item.id] = item.path
             loaded.append(item)
         return loaded
+
+    @staticmethod
+    def duplicate(item: Scenario | RunResult, first_file: str) -> RunResult:
+        """The result of a scenario whose id ``first_file`` already uses."""
+        assert isinstance(item, Scenario), "only a loaded scenario has an id"
+        error = InputError(
+            f"id {item.id!r} is already used by {first_file}", path=("id",), expected="an id unique across the repository"
+        )
+        return RunResult.invalid(item.path, item.document.locate(error))
 
     def run_one(self, item: Scenario | RunResult) -> RunResult:
         if isinstance(item, RunResult):
@@ -112,9 +116,13 @@ def check(paths: Iterable[str | Path]) -> list[RunResult]:
 
 
 def exit_code(results: list[RunResult]) -> int:
-    verdicts = {result.verdict for result in results}
-    if "invalid" in verdicts:
+    return exit_code_of(result.verdict for result in results)
+
+
+def exit_code_of(verdicts: Iterable[str]) -> int:
+    found = set(verdicts)
+    if "invalid" in found:
         return 2
-    if verdicts & {"fail", "error"}:
+    if found & {"fail", "error"}:
         return 1
     return 0

@@ -14,7 +14,6 @@ arbitrary objects; on top of it this module
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 import yaml
@@ -42,13 +41,33 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 
 
-@dataclass
 class Document:
-    """Plain data (dicts, lists, scalars) plus where each piece was written."""
+    """Plain data (dicts, lists, scalars) plus where each piece was written.
 
-    data: Any
-    value_marks: dict[DataPath, Position] = field(default_factory=dict)
-    key_marks: dict[DataPath, Position] = field(default_factory=dict)
+    A document read from ``source`` text works out its positions when they are first asked
+    for (an error to locate, a mismatch to point at), by reading the text again.
+    """
+
+    def __init__(self, data: Any, source: str | None = None) -> None:
+        self.data = data
+        self._source = source
+        self._value_marks: dict[DataPath, Position] = {}
+        self._key_marks: dict[DataPath, Position] = {}
+
+    @property
+    def value_marks(self) -> dict[DataPath, Position]:
+        self._mark()
+        return self._value_marks
+
+    @property
+    def key_marks(self) -> dict[DataPath, Position]:
+        self._mark()
+        return self._key_marks
+
+    def _mark(self) -> None:
+        if self._source is not None:
+            marked = _load_marked(self._source)
+            self._value_marks, self._key_marks, self._source = marked.value_marks, marked.key_marks, None
 
     def position(self, path: DataPath, *, on_key: bool = False) -> Position | None:
         """The position of ``path``, or of its nearest ancestor that has one."""
@@ -85,6 +104,12 @@ def load_text(text: str) -> Document:
             expected="a scenario of at most 256 KiB",
             position=Position(1, 1),
         )
+    data = _load_plain(text)
+    return _load_marked(text) if data is _UNSURE else Document(data, source=text)
+
+
+def _load_marked(text: str) -> Document:
+    """The document with every position, or the :class:`InputError` the text deserves."""
     try:
         _check_depth(text)
         loader = Loader(text)
@@ -112,6 +137,101 @@ def load_text(text: str) -> Document:
     document = Document(data=None)
     document.data = _Converter(document).convert(root, ())
     return document
+
+
+_UNSURE = object()
+
+
+def _load_plain(text: str) -> Any:
+    """The data of a document within every limit, without positions; ``_UNSURE`` if anything is unusual.
+
+    Whatever this returns, :func:`_load_marked` returns too; anything it is not sure of (a syntax
+    error, a limit, an alias nested too deep) is left to :func:`_load_marked`, which says what is wrong.
+    """
+    try:
+        loader = _QuickLoader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        return _UNSURE if root is None else _PlainConverter().convert(root, 0)
+    except Exception:
+        return _UNSURE
+
+
+class _QuickLoader(Loader):  # type: ignore[misc, valid-type]
+    """``Loader``, resolving tags sooner: it has no path resolvers, so a plain scalar's tag depends on its text alone."""
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is not ScalarNode:
+            return str(super().resolve(kind, value, implicit))
+        if not implicit[0]:
+            return _STR
+        tag = _TAG_OF_PLAIN.get(value)
+        if tag is None:
+            tag = str(super().resolve(kind, value, implicit))
+            if len(value) <= 64 and len(_TAG_OF_PLAIN) < 10_000:
+                _TAG_OF_PLAIN[value] = tag
+        return tag
+
+
+assert not Loader.yaml_path_resolvers
+_TAG_OF_PLAIN: dict[str, str] = {}
+
+
+class _Unsure(Exception):
+    pass
+
+
+_CONSTRUCTOR = yaml.SafeLoader("")
+_SCALARS = {tag: _CONSTRUCTOR.yaml_constructors[tag].__get__(_CONSTRUCTOR) for tag in _PLAIN_TAGS}
+_STR = "tag:yaml.org,2002:str"
+
+
+class _PlainConverter:
+    """Nodes to plain data, refusing (``_Unsure``) whatever :class:`_Converter` would refuse.
+
+    Nesting is counted on the tree, aliases expanded, so it is never less than the parser's
+    nesting :func:`_check_depth` counts; an alias to a value that contains it nests without end.
+    """
+
+    def __init__(self) -> None:
+        self.nodes = 0
+
+    def convert(self, node: Node, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _Unsure
+        kind = type(node)
+        if kind is ScalarNode:
+            tag = node.tag
+            if tag == _STR or tag == _TIMESTAMP:
+                return node.value
+            if tag == _INT and len(node.value) > MAX_DIGITS or tag not in _SCALARS:
+                raise _Unsure
+            return _SCALARS[tag](node)
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _Unsure
+        if kind is SequenceNode and node.tag == _SEQ:
+            return [self.convert(item, depth) for item in node.value]
+        if kind is MappingNode and node.tag == _MAP:
+            result: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if type(key_node) is not ScalarNode or key_node.tag not in _PLAIN_TAGS:
+                    raise _Unsure
+                key = str(key_node.value)
+                if key in result:
+                    raise _Unsure
+                result[key] = self.convert(value_node, depth)
+            return result
+        raise _Unsure
 
 
 def load_file(path: str) -> Document:

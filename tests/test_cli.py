@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -105,3 +106,20 @@ def test_output_into_a_closed_pipe_ends_quietly() -> None:
     errors = process.stderr.read().decode()
     process.wait(timeout=120)
     assert "Traceback" not in errors and "BrokenPipeError" not in errors
+
+
+def test_checking_on_several_processes_prints_what_one_process_prints(tmp_path: Path, capsys) -> None:
+    sources = sorted(SCENARIOS.rglob("*.yaml"))[:70]
+    for source in sources:
+        shutil.copy(source, tmp_path / source.name)
+    shutil.copy(sources[0], tmp_path / "zz-same-id.yaml")
+    (tmp_path / "zz-broken.yaml").write_text("id: broken\ngame: yugioh-dm2\nextra: 1\n", encoding="utf-8")
+    printed = {}
+    for output in ("text", "json"):
+        for jobs in ("1", "2"):
+            code = main(["check", "--format", output, "-j", jobs, str(tmp_path)])
+            printed[output, jobs] = (code, capsys.readouterr().out)
+        assert printed[output, "1"] == printed[output, "2"]
+    code, text = printed["text", "2"]
+    assert code == 2 and "zz-same-id.yaml:2:5: error: id" in text and "zz-broken.yaml:3:1: error: unknown key 'extra'" in text
+    assert json.loads(printed["json", "2"][1])["results"][-1]["verdict"] == "invalid"

@@ -12,11 +12,12 @@ import pytest
 
 from checker import report
 from checker.compare import compare
-from checker.game import Context
+from checker.game import Book, Context
 from checker.procedure import BindingError, Procedure, StepHandlers, Walker, load_procedure
 from checker.runner import SETUP, run
 from checker.schema import build_schema
 from checker.stack import Link, ResponseStack
+from checker.statecopy import deep_copy
 from checker.suite import Suite, exit_code, scenario_files
 from checker.vocabulary import Vocabulary
 from tests.toygame import GAME, rules
@@ -313,3 +314,30 @@ def test_applying_an_action_never_changes_the_state_it_was_given(toy: Suite) -> 
 
     assert run(item, GAME, audit=Audit()).verdict == "pass"
     assert seen and all(unchanged and not same for unchanged, same in seen)
+
+
+@dataclass
+class _Node:
+    name: str
+    children: list[Any]
+    tags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class _Fixed:
+    values: dict[str, int]
+
+
+def test_the_state_copy_is_deepcopys_copy_with_shared_parts_shared_once() -> None:
+    shared = _Node("shared", [1, {"a": [2, 3]}])
+    fixed = _Fixed({"x": 1})
+    book = Book({"card": fixed})
+    state = {"a": shared, "b": [shared, (shared, 4)], "book": book, "fixed": fixed, "tags": {frozenset({"t"})}}
+    state["self"] = [state]
+    made = deep_copy(state)
+    assert repr(made) == repr(copy.deepcopy(state))
+    assert made["a"] is made["b"][0] is made["b"][1][0] and made["a"] is not shared
+    assert made["self"][0] is made and made["book"] is book
+    assert made["fixed"] == fixed and made["fixed"] is not fixed and made["fixed"].values is not fixed.values
+    made["a"].children[1]["a"].append(9)
+    assert shared.children[1]["a"] == [2, 3]

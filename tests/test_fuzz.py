@@ -15,9 +15,11 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from checker import yamlsafe
 from checker.cli import main
 from tests.conftest import SCENARIOS
 
@@ -115,3 +117,28 @@ def test_generated_documents_never_crash_the_checker(tmp_path: Path, capsys, con
 @given(content=damaged_scenarios())
 def test_damaged_scenarios_never_crash_the_checker(tmp_path: Path, capsys, content: bytes) -> None:
     check_one(tmp_path, content, capsys)
+
+
+def _same_reading(content: bytes) -> None:
+    """A document read quickly (no positions) is the document read with every position."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    quick = yamlsafe._load_plain(text)
+    if quick is yamlsafe._UNSURE:
+        return
+    assert yaml.safe_dump(quick) == yaml.safe_dump(yamlsafe._load_marked(text).data)
+
+
+@FUZZ
+@given(content=st.one_of(generated_documents(), damaged_scenarios()))
+def test_the_quick_reading_gives_the_data_of_the_positioned_one(content: bytes) -> None:
+    _same_reading(content)
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.rglob("*.yaml")), ids=lambda path: path.stem)
+def test_every_real_scenario_is_read_quickly(path: Path) -> None:
+    content = path.read_bytes()
+    assert yamlsafe._load_plain(content.decode("utf-8")) is not yamlsafe._UNSURE
+    _same_reading(content)

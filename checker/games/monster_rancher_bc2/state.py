@@ -296,10 +296,23 @@ def status_from(name: str, raw: Mapping[str, Any]) -> StatusDef:
     return StatusDef(name=name, **raw)
 
 
+_BUILT: dict[int, tuple[Mapping[str, Any], dict[str, Card], dict[str, StatusDef]]] = {}
+
+
+def _catalogue_books(catalogue: Mapping[str, Any]) -> tuple[dict[str, Card], dict[str, StatusDef]]:
+    """The catalogue's cards and statuses, built once per catalogue (they are immutable, so shared)."""
+    built = _BUILT.get(id(catalogue))
+    if built is None or built[0] is not catalogue:
+        statuses = {name: status_from(name, raw) for name, raw in catalogue.get("statuses", {}).items()}
+        cards = {name: card_from(name, raw) for name, raw in catalogue.get("cards", {}).items()}
+        built = _BUILT[id(catalogue)] = (catalogue, cards, statuses)
+    return built[1], built[2]
+
+
 def books(catalogue: Mapping[str, Any], inline: Mapping[str, Any]) -> tuple[dict[str, Card], dict[str, StatusDef]]:
     """The card and status books: the game's catalogue, then the scenario's own definitions."""
-    statuses = {name: status_from(name, raw) for name, raw in catalogue.get("statuses", {}).items()}
-    cards = {name: card_from(name, raw) for name, raw in catalogue.get("cards", {}).items()}
+    shared_cards, shared_statuses = _catalogue_books(catalogue)
+    cards, statuses = dict(shared_cards), dict(shared_statuses)
     for name, raw in inline.items():
         if "status" in raw:
             statuses[name] = status_from(name, raw["status"])

@@ -1,0 +1,77 @@
+"""Checking many scenario files as a stream: in file order, on every core, keeping only what is reported.
+
+Each file is loaded, validated and run by a worker process, which sends back its verdict and
+what the report shows of it (rendered there), never the scenario or its trace; ids are checked
+for uniqueness here, in file order, as :meth:`checker.suite.Suite.load_many` does.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Generic, Iterator, Sequence, TypeVar
+
+from checker.runner import RunResult, Verdict
+from checker.scenario import Scenario
+from checker.suite import Suite
+
+T = TypeVar("T")
+#: Below this many files one process checks them all: starting workers would cost more.
+PARALLEL_FROM = 64
+
+
+@dataclass(frozen=True)
+class Checked(Generic[T]):
+    verdict: Verdict
+    shown: T  # what the report shows of the file, rendered from its result
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def check_files(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[Checked[T]]:
+    """Every file's verdict and rendered result, in the order of ``files``, checked on ``jobs`` processes."""
+    first_file: dict[str, str] = {}
+    for path, scenario_id, checked in _checked(suite, files, render, jobs):
+        if scenario_id is not None:
+            if scenario_id in first_file:
+                duplicate = suite.duplicate(suite.load(path), first_file[scenario_id])
+                yield Checked(duplicate.verdict, render(duplicate))
+                continue
+            first_file[scenario_id] = str(path)
+        yield checked
+
+
+_Done = tuple[Path, "str | None", Checked[T]]
+_work: tuple[Suite, Callable[[RunResult], object]] | None = None  # what a forked worker checks with
+
+
+def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:
+    global _work
+    if jobs <= 1 or len(files) < PARALLEL_FROM:
+        yield from (_check_one(suite, render, path) for path in files)
+        return
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        yield from (_check_one(suite, render, path) for path in files)
+        return
+    _work = (suite, render)  # inherited by the forked workers, not sent to them
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap(_check_in_worker, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
+    finally:
+        _work = None
+
+
+def _check_in_worker(path: Path) -> _Done[object]:
+    assert _work is not None
+    return _check_one(*_work, path)
+
+
+def _check_one(suite: Suite, render: Callable[[RunResult], T], path: Path) -> _Done[T]:
+    item = suite.load(path)
+    result = suite.run_one(item)
+    return path, item.id if isinstance(item, Scenario) else None, Checked(result.verdict, render(result))

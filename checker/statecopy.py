@@ -1,0 +1,100 @@
+"""The deep copy the core makes of a game's state before every action: ``copy.deepcopy``'s result, sooner.
+
+Plain containers and dataclass instances (the stuff game states are made of) are copied here
+directly; anything else, and any class with its own copying protocol, goes to ``copy.deepcopy``
+with the same memo, so shared references stay shared and a :class:`checker.game.Book` stays one.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
+Memo = dict[int, Any]
+
+_ATOMIC: frozenset[type] = frozenset(
+    {type(None), int, float, bool, complex, str, bytes, range, type, type(Ellipsis), type(NotImplemented)}
+)
+_PROTOCOL = ("__deepcopy__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__")
+
+
+def deep_copy(value: T) -> T:
+    memo: Memo = {}
+    return _copy(value, memo)
+
+
+def _copy(value: Any, memo: Memo) -> Any:
+    kind = type(value)
+    if kind in _ATOMIC:
+        return value
+    done = memo.get(id(value), memo)
+    if done is not memo:
+        return done
+    copier = _COPIERS.get(kind)
+    if copier is None:
+        copier = _COPIERS[kind] = _copier_for(kind)
+    return copier(value, memo)
+
+
+def _copy_dict(value: dict[Any, Any], memo: Memo) -> dict[Any, Any]:
+    result: dict[Any, Any] = {}
+    memo[id(value)] = result
+    for key, item in value.items():
+        result[key if type(key) in _ATOMIC else _copy(key, memo)] = item if type(item) in _ATOMIC else _copy(item, memo)
+    return result
+
+
+def _copy_list(value: list[Any], memo: Memo) -> list[Any]:
+    result: list[Any] = []
+    memo[id(value)] = result
+    result.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in value)
+    return result
+
+
+def _copy_tuple(value: tuple[Any, ...], memo: Memo) -> tuple[Any, ...]:
+    items = tuple(_copy(item, memo) for item in value)
+    if id(value) in memo:  # the tuple was reached again through its own items
+        return memo[id(value)]
+    result = value if all(a is b for a, b in zip(items, value)) else items
+    memo[id(value)] = result
+    return result
+
+
+def _copy_frozenset(value: frozenset[Any], memo: Memo) -> frozenset[Any]:
+    items = [_copy(item, memo) for item in value]
+    result = value if all(a is b for a, b in zip(items, value)) else frozenset(items)
+    memo[id(value)] = result
+    return result
+
+
+def _copy_set(value: set[Any], memo: Memo) -> set[Any]:
+    result = {_copy(item, memo) for item in value}
+    memo[id(value)] = result
+    return result
+
+
+def _copy_object(value: Any, memo: Memo) -> Any:
+    result = object.__new__(type(value))
+    memo[id(value)] = result
+    result.__dict__.update(_copy_dict(value.__dict__, memo))
+    return result
+
+
+def _deepcopy(value: Any, memo: Memo) -> Any:
+    return copy.deepcopy(value, memo)
+
+
+def _copier_for(kind: type) -> Callable[[Any, Memo], Any]:
+    """How ``copy.deepcopy`` copies a ``kind``, done without its general machinery where that is safe."""
+    plain = {dict: _copy_dict, list: _copy_list, tuple: _copy_tuple, set: _copy_set, frozenset: _copy_frozenset}
+    if kind in plain:
+        return plain[kind]
+    default_protocol = all(getattr(kind, name, None) is getattr(object, name, None) for name in _PROTOCOL)
+    has_dict_only = not any(vars(base).get("__slots__") for base in kind.__mro__)
+    if hasattr(kind, "__dataclass_fields__") and default_protocol and has_dict_only and kind.__new__ is object.__new__:
+        return _copy_object
+    return _deepcopy
+
+
+_COPIERS: dict[type, Callable[[Any, Memo], Any]] = {}
