@@ -262,3 +262,17 @@ def test_disputes_show_values_as_yaml_with_a_summary(site: Site) -> None:
     assert "The readings change" in body
     assert "{&#x27;" not in body and "[{&#x27;" not in body, "a Python repr instead of YAML"
     assert 'class="rk-yaml"' in body
+
+
+def test_search_indexes_titles_and_prose_not_traces_tables_or_yaml(site: Site, results) -> None:
+    import json
+
+    indexed = json.loads((site.folder / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    games = tuple(f"{game_id}/" for game_id in registry())
+    texts = " ".join(doc["title"] + " " + doc["text"] for doc in indexed if doc["location"].startswith(games))
+    result = next(r for r in results if r.id == "shotgun-critical-under-nice-fight")
+    assert result.scenario.title in texts
+    assert not [step.text for step in result.trace if len(step.text) > 40 and step.text in texts]
+    assert "# yaml-language-server" not in texts
+    quote = registry()[MR].catalogue["mr.attack.env-prohibition"].quote
+    assert quote[:60] in texts

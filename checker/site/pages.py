@@ -312,10 +312,10 @@ def code_block(text: str, language: str = "yaml", *, copy: bool = False) -> str:
 
 
 def table(head: list[str], rows: Iterable[list[str]]) -> str:
-    """A table; cells are HTML already escaped by the caller."""
+    """A table; cells are HTML already escaped by the caller. Search indexes the page's prose, not its tables."""
     header = "".join(f"<th>{esc(h)}</th>" for h in head)
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<table class="rk-table"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<table class="rk-table" data-search-exclude><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
 
 
 # --- Home -------------------------------------------------------------------------------------
@@ -655,7 +655,7 @@ def _trace(view: GameView, here: str, result: RunResult) -> str:
     parts: list[str] = []
     for _, group in itertools.groupby(numbered, key=lambda item: (item[1].action, item[1].settling)):
         steps = list(group)
-        parts.append(f'<section class="rk-trace-group"><p class="rk-trace-heading">{esc(_cause(steps[0][1], actions))}</p>')
+        parts.append(f'<section class="rk-trace-group" data-search-exclude><p class="rk-trace-heading">{esc(_cause(steps[0][1], actions))}</p>')
         for phase, in_phase in itertools.groupby(steps, key=lambda item: item[1].phase):
             lines = list(in_phase)
             if phase:
@@ -784,7 +784,7 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> str:
         cited = ", ".join(a(here, view.ruling_page(r), r) for r in meeting.rulings)
         items.append(
             f"<li>{verdict_with_readings(view, here, result)} {a(here, view.scenario_page(result.id), title)}"
-            f'<p class="rk-answer">{esc(meeting.answer())}</p>'
+            f'<p class="rk-answer" data-search-exclude>{esc(meeting.answer())}</p>'
             + (f'<p class="rk-cite">Rulings cited: {cited}</p>' if cited else "") + "</li>"
         )
     rulings = sorted({r for meeting in found for r in meeting.rulings})
@@ -796,7 +796,7 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> str:
         "<h2>Scenarios</h2>",
         f'<ul class="rk-meetings">{"".join(items)}</ul>',
         "<h2>Rulings</h2>",
-        "<ul>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
+        "<ul data-search-exclude>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
                          for r in rulings) + "</ul>",
     ]
     return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",),
