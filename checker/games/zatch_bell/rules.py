@@ -79,6 +79,7 @@ vocabulary.reasons(
     last_page_spell_stays="The SPELL card in the last page cannot be removed from the page by card effects.",
     must_keep_a_mamodo="At least 1 MAMODO card must remain in play.",
     no_such_choice="The choice names no card it could apply to.",
+    not_your_choice="The other player makes this choice.",
     spell_used_this_turn="Once used, the SPELL card cannot be played again during the same turn.",
 )
 
@@ -92,6 +93,7 @@ SACRIFICE_PROTECT = "zb.amb.sacrifice-protect"
 SPELL_ONCE_PER_TURN = "zb.amb.spell-once-per-turn"
 PETRIFIED_NO_MAMODO = "zb.amb.petrified-no-mamodo"
 END_PHASE_ORDER = "zb.amb.end-phase-order"
+INJURY_CHOOSER = "zb.amb.injury-chooser"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -1177,7 +1179,10 @@ def _in_play_power(context: Context, state: State, player: Player, holder: Mamod
 @vocabulary.action("resolve", "Battle step 5, with the players' choices: the MAMODO card that PROTECTS the Spell Book from the "
                    "Damage, the Attacker's Injury targets, and SACRIFICES (injured MAMODO card -> the one that takes its Injury).",
                    params={"protect": {**ref("card-name"), "description": "The damaged player's MAMODO card that PROTECTS the book."},
-                           "injure": {"type": "array", "items": ref("card-name"), "description": "The MAMODO cards the Attacker selects."},
+                           "injure": {"type": "array", "items": ref("card-name"),
+                                      "description": "The MAMODO card selected for each infliction of the Attack's Injury."},
+                           "injure_by": {**ref("player"), "description": "Who selected them (default: the player the reading of "
+                                         "zb.amb.injury-chooser names: the Attacker, or the player receiving the Injury)."},
                            "sacrifice": {"type": "object", "additionalProperties": ref("card-name"),
                                          "description": "Injured MAMODO card -> the MAMODO card that SACRIFICES for it."}})
 def resolve(context: Context, state: State, action: Mapping[str, Any]) -> None:
@@ -1231,8 +1236,22 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
         _resolve_effect(context, state, state.attacker, spell.name, effect, action)
 
 
+def _injury_chooser(context: Context, state: State, action: Mapping[str, Any]) -> str:
+    """Line 878 gives the Attacker the choice of the injured MAMODO cards, line 895 the player receiving the Injuries."""
+    chooser = state.attacker if context.read(INJURY_CHOOSER, "attacker-selects") else state.defender
+    claimed = action.get("injure_by", chooser)
+    if claimed != chooser:
+        raise context.reject("not-your-choice", f"{chooser}, not {claimed}, selects the MAMODO cards that receive the Injury",
+                             INJURY_CHOOSER, involves=[INJURY])
+    if chooser == state.defender:
+        context.note("zb.damage.owner-decides", f"{state.defender} receives the Injuries and decides where each goes",
+                     involves=[INJURY])
+    return chooser
+
+
 def _injure_selected(context: Context, state: State, spell: Card, action: Mapping[str, Any]) -> None:
     defender = state.players[state.defender]
+    chooser = _injury_chooser(context, state, action)
     chosen = list(action.get("injure") or [m.card for m in defender.mamodo if m.status != "petrified"][: spell.injure])
     sacrifices: Mapping[str, str] = action.get("sacrifice") or {}
     for target in chosen[: spell.injure]:
@@ -1243,7 +1262,7 @@ def _injure_selected(context: Context, state: State, spell: Card, action: Mappin
         if holder.status == "petrified":
             raise context.reject("cannot-target-petrified", f"{target} is Petrified", "zb.petrified.no-target",
                                  involves=[card(target), PETRIFIED])
-        context.note("zb.injured.only-mamodo", f"{state.attacker} selects {target}, an in-play MAMODO card", involves=[card(target)])
+        context.note("zb.injured.only-mamodo", f"{chooser} selects {target}, an in-play MAMODO card", involves=[card(target)])
         taker = sacrifices.get(target)
         if taker is not None:
             holder = _sacrifice(context, state, defender, target, taker)
