@@ -81,6 +81,7 @@ vocabulary.reasons(
     no_such_choice="The choice names no card it could apply to.",
     not_your_choice="The other player makes this choice.",
     spell_used_this_turn="Once used, the SPELL card cannot be played again during the same turn.",
+    effects_negated="The card's effects have been negated by a card effect.",
 )
 
 REGULAR_MAMODO = "zb.amb.regular-mamodo"
@@ -681,12 +682,17 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
 def _chosen_effect(context: Context, state: State, player: Player, name: str, index: int) -> Effect:
     _refuse_when_over(context, state)
     holder = _holder(player, name)
+    if holder is None and name in player.discarded_by_effect and any(e.tag == "discard" for e in state.card(name).effects):
+        raise context.reject("not-in-play", f"{name} is being sent to the Discard Pile by a card effect: its [SEND THIS CARD TO "
+                             "THE DISCARD PILE] effect cannot be applied at that time", "zb.tag.discard-by-effect", involves=[card(name)])
     if holder is None:
         raise context.reject("not-in-play", f"{name} is not in play on {player.name}'s side", "zb.effects.apply", involves=[card(name)])
     effects = state.card(name).effects
     if index >= len(effects):
         raise context.reject("no-such-effect", f"{name} has {len(effects)} effect(s)", involves=[card(name)])
     effect = effects[index]
+    if holder.effects_negated and holder.card == name:
+        raise context.reject("effects-negated", f"{name}'s effects are negated this turn", involves=[card(name)])
     if effect.tag == "in-play":
         raise context.reject("in-play-effects-apply-themselves", f"{name}'s [IN PLAY] effect needs no Action",
                              "zb.tag.in-play-no-action", involves=[card(name)])
@@ -807,7 +813,12 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
                      involves=[card(name)])
         raise context.reject("event-icon", f"the {_role(state, player.name)} plays only EVENT cards with the "
                              f"{icon.title()} icon; {name} has {list(kind.icons) or 'none'}", ruling, involves=[card(name)])
-    if player.event_played:
+    if page in player.events_shown:
+        context.note("zb.event.same-copy", f"{player.name} may play {player.events_allowed} EVENT cards this turn, "
+                     f"but the copy of {name} on page {page} only once", involves=[card(name)])
+        raise context.reject("event-this-turn", f"the copy of {name} on page {page} has been played this turn", "zb.event.same-copy",
+                             involves=[card(name)])
+    if len(player.events_shown) >= player.events_allowed:
         context.note("zb.play.event-once", "Only 1 EVENT card per turn (per player)", involves=[card(name)])
         raise context.reject("event-this-turn", f"{player.name} has played an EVENT card this turn", "zb.event.one-per-turn",
                              involves=[card(name)])
@@ -871,6 +882,7 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
         context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
         context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
                      involves=[card(spell.card), BATTLE])
+    state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin")}
     context.run_step(state, "battle-in", action)
     state.priority = state.defender
@@ -888,7 +900,7 @@ def declare_battle_in(context: Context, state: State, action: Mapping[str, Any])
 
 
 def _defender_acts_before_battle_in(context: Context, state: State, player: str) -> None:
-    state.pending_battle_in = None
+    state.answered_battle_in, state.pending_battle_in = state.pending_battle_in, None
     context.note("zb.battle-in.defender-action", f"{player}, the Defender, performs 1 Action before the \"Battle In\"",
                  involves=[BATTLE, ACTION])
     context.note("zb.battle-in.again", f"{state.attacker} may declare \"Battle In\" again or perform another Action",
@@ -976,8 +988,10 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
                      involves=[card(kind.name), card(mamodo.name)])
     elif named in mamodo.same_as:
         ruling = "zb.spell.same-as"
+        _card_rule_stands(context, holder, f"{mamodo.name} is the same as {named}")
     elif named in mamodo.spells_of or (kind.attribute is not None and kind.attribute in mamodo.spell_attributes):
         ruling = "zb.spell.other-mamodo"
+        _card_rule_stands(context, holder, f"{mamodo.name} may play {named}'s SPELL cards")
     else:
         if "(" in named and base_name(named) == mamodo.mamodo_name:
             context.note("zb.spell.example-gofure", f"{kind.name} names {named} only, not other forms of {base_name(named)}",
@@ -988,6 +1002,13 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
     if holder.status == "injured":
         context.note("zb.injured.can-act", f"{holder.card} is Injured: SPELL cards can still be played for it",
                      involves=[card(holder.card)])
+
+
+def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
+    if holder.effects_negated:
+        context.note("zb.mamodo.card-rules-box", f"{holder.card}'s effects are negated, not its card rule: {rule}",
+                     involves=[card(holder.card)])
+        context.note("zb.mamodo.card-rules-text", f"Effects cannot affect {holder.card}'s card rules", involves=[card(holder.card)])
 
 
 def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int) -> int:
@@ -1547,6 +1568,7 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action, petrified_ok=True)
     _send_to_discard(context, state, victim, holder.card, None)
+    victim.discarded_by_effect.add(holder.card)
     if state.battle is not None and holder.card in (state.battle.mamodo, state.battle.defender_mamodo):
         _not_a_negation(context, state, "sending a MAMODO card involved in the Battle to the Discard Pile")
 
@@ -1567,8 +1589,25 @@ def discard_page(context: Context, state: State, owner: str, source: str, effect
     context.note(None, f"{name} leaves page {page} for {victim.name}'s Discard Pile", involves=[card(name), BOOK])
 
 
+@vocabulary.effect("extra-event", "Its owner may play 'amount' more EVENT cards this turn.", params=_effect_params(amount=AMOUNT))
+def extra_event(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    state.players[owner].events_allowed += effect.amount
+    context.note(None, f"{source}: {owner} may play {effect.amount} more EVENT card(s) this turn", involves=[card(source)])
+
+
+@vocabulary.effect("negate-effects", "The selected MAMODO card's effects are negated during this turn (not its card rules).",
+                   params=_effect_params(target=ref("card-name")))
+def negate_effects(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    victim, holder = _target(context, state, owner, effect, action)
+    holder.effects_negated = True
+    context.note(None, f"{source} negates {holder.card}'s effects during this turn", involves=[card(holder.card)])
+
+
 @vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=_effect_params())
 def negate_attack(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if state.battle is None and state.answered_battle_in is not None:
+        _negate_battle_in(context, state, source, state.answered_battle_in)
+        return
     battle = _battle(state)
     battle.attack_negated = True
     _negated(context, state, state.attacker, battle.spell, f"{source} negates the Attack")
@@ -1579,6 +1618,15 @@ def negate_defense(context: Context, state: State, owner: str, source: str, effe
     battle = _battle(state)
     battle.defense_negated = True
     _negated(context, state, state.defender, battle.defense, f"{source} negates the Defense")
+
+
+def _negate_battle_in(context: Context, state: State, source: str, answered: Mapping[str, Any]) -> None:
+    """The Defender's Action negates the card that initiated the "Battle In": no Battle, and that card Attacks no more this turn."""
+    state.answered_battle_in = None
+    state.players[state.attacker].negated_cards.add(answered["spell"])
+    context.note("zb.battle-in.initiator-negated", f"{source} negates {answered['spell']}, the initiator of the \"Battle In\": "
+                 f"{state.attacker} need not declare \"Battle In\" again and may continue the turn without a Battle",
+                 involves=[BATTLE, card(answered["spell"])])
 
 
 def _negated(context: Context, state: State, player: str, spell: SpellOut | None, what: str) -> None:
@@ -1597,6 +1645,8 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
             if holder.status == "petrified" and not petrified_ok:
                 raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
                                      involves=[card(holder.card), PETRIFIED])
+            context.note("zb.battle.select-resolves-on-declaration", f"The effect selects {name}: it resolves as it is declared",
+                         involves=[card(holder.card)])
             return state.players[who], holder
     raise context.reject("no-such-choice", f"{name!r} is no in-play MAMODO card", "zb.injured.only-mamodo")
 
@@ -1796,6 +1846,9 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
         player.negated_cards.clear()
         player.spells_used.clear()
         player.events_shown.clear()
+        player.events_allowed = 1
+        for holder in player.mamodo:
+            holder.effects_negated = False
     if state.loser:
         return
     state.attacker = state.defender
