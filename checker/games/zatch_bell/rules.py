@@ -862,7 +862,8 @@ COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card'
 
 @vocabulary.action("battle-in", 'An Action of the Attacker: declare "Battle In!" with a SPELL card for an in-play MAMODO card.',
                    params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
-                           "coin": COIN},
+                           "coin": COIN, "played_by": {**ref("card-name"), "description": "The in-play card whose effect "
+                                                       "(play-spell) plays the SPELL card."}},
                    required=["player", "mamodo", "spell"])
 def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name = action["player"]
@@ -883,7 +884,8 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
         context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
                      involves=[card(spell.card), BATTLE])
     state.answered_battle_in = None
-    state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin")}
+    state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin"),
+                               "by_effect": spell.by_effect}
     context.run_step(state, "battle-in", action)
     state.priority = state.defender
 
@@ -917,7 +919,7 @@ def _confirm_battle_in(context: Context, state: State, player: str, action: Mapp
     context.note("zb.battle-in.confirm", f"{state.defender} performs no Action: {state.attacker} confirms \"Battle In\" "
                  f"and reveals {pending['spell']}", involves=[BATTLE, card(pending["spell"])])
     attacker = state.players[state.attacker]
-    spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"])
+    spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"], by_effect=pending["by_effect"])
     state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"))
     attacker.pages[spell.page - 1] = None
     attacker.spells_used.add((spell.card, spell.page))
@@ -947,12 +949,21 @@ def _spell_for(context: Context, state: State, player: Player, action: Mapping[s
                                  involves=[card(name)])
         context.note(SPELL_ONCE_PER_TURN, f"{name} was played this turn; only No Battle SPELL cards wait for the next turn",
                      involves=[card(name)])
-    cost = _spell_cost(context, state, player, kind, page)
+    by_effect = _played_by_effect(context, state, player, action.get("played_by"))
+    cost = _spell_cost(context, state, player, kind, page, by_effect)
     if player.mp < cost:
         ruling = "zb.battle-in.cannot-pay" if use == "attack" else "zb.battle.defend-pay"
         raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", ruling,
                              involves=[card(name), MP])
-    return SpellOut(card=name, page=page, mamodo=mamodo_name)
+    return SpellOut(card=name, page=page, mamodo=mamodo_name, by_effect=by_effect)
+
+
+def _played_by_effect(context: Context, state: State, player: Player, source: str | None) -> bool:
+    if source is None:
+        return False
+    if _holder(player, source) is None or not any(e.kind == "play-spell" for e in state.card(source).effects):
+        raise context.reject("no-such-effect", f"{source} has no in-play effect that plays a SPELL card", involves=[card(source)])
+    return True
 
 
 def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
@@ -1011,7 +1022,11 @@ def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
         context.note("zb.mamodo.card-rules-text", f"Effects cannot affect {holder.card}'s card rules", involves=[card(holder.card)])
 
 
-def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int) -> int:
+def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int, by_effect: bool = False) -> int:
+    if page == BOOK_PAGES and player.opening == LAST_OPENING and by_effect:
+        context.note("zb.last-page.effect-pays", f"A card effect plays {kind.name} from the last page: its usual MP cost ({kind.mp}) "
+                     "is paid", involves=[card(kind.name), MP, mechanic("Last Page Bonus")])
+        return kind.mp
     if page == BOOK_PAGES and player.opening == LAST_OPENING:
         context.note("zb.last-page.zero-mp", f"{player.name} is on the last page: {kind.name}'s MP cost ({kind.mp}) is 0",
                      involves=[card(kind.name), MP, mechanic("Last Page Bonus")])
@@ -1025,7 +1040,7 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     attacker = state.players[state.attacker]
     assert battle.spell is not None
     kind = state.card(battle.spell.card)
-    cost = _spell_cost(context, state, attacker, kind, battle.spell.page)
+    cost = _spell_cost(context, state, attacker, kind, battle.spell.page, battle.spell.by_effect)
     context.note("zb.battle.begins", f"\"Battle In\": the Battle begins; {state.attacker} is the Attacker, {state.defender} the Defender",
                  involves=[BATTLE])
     context.note("zb.table.note-3", f"The Battle begins with {state.attacker}'s Attack with {kind.name}", involves=[BATTLE])
@@ -1048,10 +1063,12 @@ def _battle(state: State) -> Battle:
     return state.battle
 
 
-@vocabulary.action("defend", "Battle step 2: the Defender declares 1 Defense with a SPELL card for an in-play MAMODO card.",
+@vocabulary.action("defend", "Battle step 2: the Defender declares 1 Defense with a SPELL card for an in-play MAMODO card, "
+                   "or with the effect of an in-play MAMODO card that Defends without a SPELL card.",
                    params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
-                           "coin": COIN},
-                   required=["player", "mamodo", "spell"])
+                           "coin": COIN, "effect_of": {**ref("card-name"), "description": "The in-play MAMODO card whose effect "
+                                                       "Defends without a SPELL card (instead of spell)."}},
+                   required=["player", "mamodo"])
 def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _refuse_when_over(context, state)
     name = action["player"]
@@ -1062,22 +1079,45 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
         raise context.reject("not-the-defender", f"{name} is the Attacker; one Attack per Battle", "zb.battle.attack-declare",
                              involves=[BATTLE])
     battle = state.battle
-    if battle.defense is not None:
-        raise context.reject("defense-declared", f"{name} has declared a Defense with {battle.defense.card}", "zb.battle.defend-declare",
-                             involves=[BATTLE])
+    if battle.defense is not None or battle.defense_set_total is not None:
+        raise context.reject("defense-declared", f"{name} has declared a Defense", "zb.battle.defend-declare", involves=[BATTLE])
     if state.step != "attack" and not (context.read(BATTLE_EFFECTS_STEP, "part-of-defend") and not battle.defense_waived):
         raise context.reject("defense-step-over", "the Defense is declared in step 2, before effects are applied",
                              BATTLE_EFFECTS_STEP, involves=[BATTLE])
-    spell = _spell_for(context, state, state.players[name], action, "defend")
-    battle.defense, battle.defender_mamodo = spell, spell.mamodo
-    state.players[name].pages[spell.page - 1] = None
-    state.players[name].spells_used.add((spell.card, spell.page))
+    if "effect_of" in action:
+        _defend_by_effect(context, state, state.players[name], action)
+    else:
+        _defend_with_spell(context, state, state.players[name], action)
     if state.step == "attack":
         context.advance(state, "apply-effects", action)
     else:
         context.run_step(state, "defend", action)
         context.note(BATTLE_EFFECTS_STEP, "The Defense is declared within the Defend step, after the effects", involves=[BATTLE])
         state.priority, state.passes = state.attacker, 0
+
+
+def _defend_with_spell(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
+    if "spell" not in action:
+        raise context.reject("no-such-choice", "a Defense names its SPELL card (spell) or its effect (effect_of)", "zb.battle.defend-declare",
+                             involves=[BATTLE])
+    spell = _spell_for(context, state, player, action, "defend")
+    battle = _battle(state)
+    battle.defense, battle.defender_mamodo = spell, spell.mamodo
+    player.pages[spell.page - 1] = None
+    player.spells_used.add((spell.card, spell.page))
+
+
+def _defend_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
+    """A MAMODO card's effect that Defends without a SPELL card: it resolves as it is declared and sets the Total Power."""
+    name = action["effect_of"]
+    holder = player.find(name)
+    if holder is None or name != action["mamodo"]:
+        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Defends", "zb.battle.power-set-by-effect",
+                             involves=[card(name)])
+    effects = [e for e in state.card(name).effects if e.kind == "defend-without-spell"]
+    if not effects:
+        raise context.reject("no-such-effect", f"{name} has no effect that Defends without a SPELL card", involves=[card(name)])
+    _pay_and_apply(context, state, player, name, effects[0], action)
 
 
 def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
@@ -1092,6 +1132,10 @@ def _waive_defense(context: Context, state: State, player: str, action: Mapping[
 def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     defender = state.players[state.defender]
+    if battle.defense_set_total is not None:
+        context.note("zb.battle.defend-declare", f"{state.defender} declares 1 Defense: {battle.defender_mamodo} Defends with its effect",
+                     involves=[card(battle.defender_mamodo or "")])
+        return
     if battle.defense is None:
         context.note("zb.battle.defend-optional", f"{state.defender} does not Defend", involves=[BATTLE])
         return
@@ -1139,7 +1183,9 @@ def _pass_effects(context: Context, state: State, player: str, action: Mapping[s
 def compare_total_power(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     attack = _total(context, state, state.attacker, battle.mamodo, battle.spell, battle.attack_negated)
-    if battle.defense is None or battle.defense_negated:
+    if battle.defense_set_total is not None and not battle.defense_negated:
+        defense = _set_total(context, state, state.defender, battle.defender_mamodo or "", battle.defense_set_total)
+    elif battle.defense is None or battle.defense_negated:
         defense = 0
         why = "the Defense was negated" if battle.defense_negated else f"{state.defender} is not Defending"
         context.note("zb.battle.undefended-zero", f"{why}: the Defender's Total Power is 0", involves=[BATTLE], power=0)
@@ -1180,6 +1226,15 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
                  + (f" + effects {boost + in_play}" if boost or in_play else "") + f" = {total}",
                  involves=[card(mamodo)] + ([card(spell.card)] if spell else []), power=total)
     return total
+
+
+def _set_total(context: Context, state: State, owner: str, mamodo: str, total: int) -> int:
+    """An Attack or Defense made with an effect instead of a SPELL card: the effect's Total Power, without the MAMODO's Power."""
+    added = _battle(state).power[owner]
+    context.note("zb.battle.power-set-by-effect", f"{mamodo}'s effect sets the Total Power {total}; {mamodo}'s regular Power "
+                 f"({state.card(mamodo).power}) is not applied" + (f"; effects add {added}" if added else ""),
+                 involves=[card(mamodo), BATTLE], power=total + added)
+    return total + added
 
 
 def _in_play_power(context: Context, state: State, player: Player, holder: Mamodo | None) -> int:
@@ -1601,6 +1656,21 @@ def negate_effects(context: Context, state: State, owner: str, source: str, effe
     victim, holder = _target(context, state, owner, effect, action)
     holder.effects_negated = True
     context.note(None, f"{source} negates {holder.card}'s effects during this turn", involves=[card(holder.card)])
+
+
+@vocabulary.effect("defend-without-spell", "Its MAMODO card Defends without a SPELL card; 'amount' is the Defense's Total Power.",
+                   params=_effect_params(amount=AMOUNT))
+def defend_without_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    battle.defender_mamodo, battle.defense_set_total = source, effect.amount
+    context.note("zb.battle.select-resolves-on-declaration", f"{source} Defends without a SPELL card: the effect resolves as it "
+                 f"is declared (Total Power {effect.amount})", involves=[card(source)])
+
+
+@vocabulary.effect("play-spell", "Plays a SPELL card of its owner's open pages (named as played_by on the battle-in).",
+                   params=_effect_params())
+def play_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note(None, f"{source}'s effect plays a SPELL card: declare it with battle-in, played_by: {source}", involves=[card(source)])
 
 
 @vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=_effect_params())

@@ -123,6 +123,7 @@ class SpellOut:
     card: str
     page: int
     mamodo: str
+    by_effect: bool = False  # played by a card effect, not from the book by the player
 
 
 @dataclass
@@ -171,6 +172,7 @@ class Battle:
     defender_mamodo: str | None = None
     defense: SpellOut | None = None
     defense_waived: bool = False
+    defense_set_total: int | None = None  # a Defense without a SPELL card: the Total Power its effect gives
     coin: str | None = None  # how the Attack's coin lands, written with the "Battle In"
     power: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     attack_negated: bool = False
