@@ -1289,6 +1289,8 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     assert battle.spell is not None
     spell = state.card(battle.spell.card)
     context.note("zb.battle.attacker-higher", f"{state.attacker} wins the Battle: {spell.name}'s effects are resolved", involves=[BATTLE])
+    context.note("zb.battle.attacker-wins-effects", f"{state.attacker}, the Attacker, wins: {spell.name}'s effects are resolved",
+                 involves=[card(spell.name)])
     context.note("zb.spell.damage", f"{spell.name}'s Damage: {spell.damage}", involves=[card(spell.name)], damage=spell.damage)
     if spell.damage:
         _damage_book(context, state, state.defender, spell.damage, action.get("protect"), "zb.battle.win-damage")
@@ -1790,6 +1792,7 @@ def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> No
         _recover_petrified(context, state, action)
     for owner, source, effect in timed:
         context.note("zb.end.effects", f"{owner}'s {source}: [IN PLAY] effect of the END PHASE", involves=[card(source)])
+        context.note("zb.end.list-in-play", f"{source}'s [IN PLAY] effect activates during the END PHASE", involves=[card(source)])
         _resolve_effect(context, state, owner, source, effect, action)
 
 
@@ -1817,6 +1820,7 @@ def _recover_petrified(context: Context, state: State, action: Mapping[str, Any]
             continue
         player.mp -= RECOVERY_MP
         holder.status = "normal"
+        context.note("zb.end.list-petrified", f"The END PHASE returns {name} to Normal Status for its MP cost", involves=[card(name)])
         context.note("zb.petrified.recovery", f"{player.name} pays 2 MP: {name} returns to Normal Status ({player.mp} MP)",
                      involves=[card(name), PETRIFIED, MP], mp=player.mp)
     for name in action.get("discard_petrified") or []:
@@ -1857,6 +1861,7 @@ def no_mamodo(context: Context, state: State, action: Mapping[str, Any]) -> None
             context.note(PETRIFIED_NO_MAMODO, f"{name} has only Petrified MAMODO cards: no MAMODO card in play", involves=[PETRIFIED])
             context.note("zb.petrified.count", f"{name}'s Petrified MAMODO cards do not count as in-play MAMODO cards",
                          involves=[PETRIFIED])
+        context.note("zb.end.list-no-mamodo", f"{name} has no MAMODO card in play: the END PHASE applies what to do then")
         _send_in_a_mamodo(context, state, player, choices.get(name))
         if state.loser:
             return
@@ -1926,6 +1931,9 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
     state.priority = None
     context.note("zb.turns.roles-switch", f"The roles switch: {state.attacker} is the Attacker of turn {state.turn}")
     context.note("zb.sequence.alternate-turns", "The players alternate turns")
+    if state.attacker != state.first_attacker:
+        context.note("zb.sequence.second-attacker", f"{state.attacker}, the 2nd attacker, takes the next turn")
+    context.note("zb.sequence.repeat", "The turns repeat until the game is won")
 
 
 @steps.condition("game-goes-on")
