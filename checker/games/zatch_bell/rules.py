@@ -770,6 +770,7 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     classes = ["battle-icon"] if _allowed_in_battle(context, effect) else ["no-icon"]
     context.check_window(state, classes, name=f"{name}'s effect", involves=[card(name)])
     context.note("zb.precautions.only-icons-in-battle", f"{name}'s effect has the icon a Battle allows", involves=[card(name)])
+    context.note("zb.figure.effects-icon", f"{name}'s effect is marked with the icon of this step", involves=[card(name)])
     context.note(EITHER_PHASE[state.card(name).type], f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE",
                  involves=[card(name)])
     context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
@@ -851,6 +852,7 @@ def _note_event_played(context: Context, state: State, player: Player, kind: Car
     context.note("zb.play.event-pay", f"{player.name} shows {name} and pays {kind.mp} MP: {player.mp} MP",
                  involves=[card(name), MP], mp=player.mp)
     context.note("zb.event.shown-stays", f"{name} is shown and stays in page {page}", involves=[card(name), BOOK])
+    context.note("zb.types.leave-or-remain", f"{name}, an EVENT card, remains in the Spell Book when played", involves=[card(name), BOOK])
     context.note("zb.book.event-stays", f"{name} remains in its page", involves=[card(name), BOOK])
 
 
@@ -975,6 +977,8 @@ def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
         context.note("zb.battle-in.icon", f"{kind.name} has the Attack icon: \"Battle In\" may be declared with it",
                      involves=[card(kind.name)])
         context.note("zb.spell.attack-icon", f"{kind.name} can be used for Attacking", involves=[card(kind.name)])
+        context.note("zb.figure.attack-icon", f"The Attack can be declared: {kind.name} has the Attack icon", involves=[card(kind.name)])
+        context.note("zb.figure.attack-with-icon", f"{kind.name} has the Attack icon", involves=[card(kind.name)])
         context.note("zb.table.spells", "The Attacker plays a SPELL card with the Attack icon", involves=[card(kind.name)])
     else:
         context.note("zb.search.defend-icon", f"{kind.name} icons: {list(kind.icons)} (the \"Defend\" icon is [D])",
@@ -982,6 +986,8 @@ def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
         if "defend" not in kind.icons:
             raise context.reject("no-defend-icon", f"{kind.name} has no Defend icon", "zb.spell.defend-icon", involves=[card(kind.name)])
         context.note("zb.spell.defend-icon", f"{kind.name} can be used for Defending", involves=[card(kind.name)])
+        context.note("zb.figure.defense-icon", f"The Defense can be declared: {kind.name} has the Defend icon", involves=[card(kind.name)])
+        context.note("zb.figure.defend-with-icon", f"{kind.name} has the Defend icon", involves=[card(kind.name)])
         context.note("zb.table.spells", "The Defender plays a SPELL card with the Defend icon", involves=[card(kind.name)])
 
 
@@ -1050,10 +1056,13 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     attacker.mp -= cost
     context.note("zb.battle.attack-pay", f"{state.attacker} pays {cost} MP: {attacker.mp} MP", involves=[card(kind.name), MP],
                  mp=attacker.mp)
+    context.note("zb.figure.attack-mp-cost", f"{kind.name}'s MP cost is what {state.attacker} Attacked with", involves=[card(kind.name)])
+    context.note("zb.figure.attack-reduce-mp", f"{state.attacker}'s MP is reduced by {kind.name}'s MP cost", involves=[card(kind.name)])
     context.note("zb.spell.initiate", f"{kind.name} initiates the Attack", involves=[card(kind.name)])
     context.note("zb.spell.zone", f"{kind.name} is placed below {battle.mamodo} on the SPELL card zone", involves=[card(kind.name)])
     _flip_coins(context, state, state.attacker, kind, battle.coin)
     context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
+    context.note("zb.battle.attack-applies-effects", f"{state.attacker} applies the effects of its Attack", involves=[card(kind.name)])
     state.priority = state.defender
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
 
@@ -1146,6 +1155,9 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     defender.mp -= cost
     context.note("zb.battle.defend-pay", f"{state.defender} pays {cost} MP: {defender.mp} MP", involves=[card(kind.name), MP],
                  mp=defender.mp)
+    context.note("zb.figure.defense-mp-cost", f"{kind.name}'s MP cost is what {state.defender} Defended with", involves=[card(kind.name)])
+    context.note("zb.figure.defense-reduce-mp", f"{state.defender}'s MP is reduced by {kind.name}'s MP cost", involves=[card(kind.name)])
+    context.note("zb.battle.defense-not-resolved", "The Defense has not fully resolved yet", involves=[BATTLE])
     context.note("zb.spell.initiate", f"{kind.name} initiates the Defense", involves=[card(kind.name)])
     _flip_coins(context, state, state.defender, kind, action.get("coin"))
 
@@ -1163,6 +1175,7 @@ def _flip_coins(context: Context, state: State, owner: str, spell: Card, coin: s
 def apply_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     state.priority, state.passes = state.attacker, 0
     context.reading(BATTLE_EFFECTS_STEP)
+    context.note("zb.battle.effects-not-resolved", "The Attack and the Defense have not fully resolved yet", involves=[BATTLE])
     context.note("zb.battle.effects-window-order", f"Effects: {state.attacker}, the Attacker, applies an effect or passes first",
                  involves=[BATTLE])
 
@@ -1194,6 +1207,8 @@ def compare_total_power(context: Context, state: State, action: Mapping[str, Any
     battle.totals = {state.attacker: attack, state.defender: defense}
     fighting = [card(battle.mamodo)] + [card(out.card) for out in (battle.spell, battle.defense) if out is not None]
     fighting += [card(battle.defender_mamodo)] if battle.defender_mamodo else []
+    context.note("zb.battle.compare-who-wins", "Determine whether the Attacker or Defender wins the Battle", involves=[BATTLE])
+    context.note("zb.battle.compare-outcome", "Determine the Battle's outcome", involves=[BATTLE])
     context.note("zb.battle.compare", f"Total Power: {state.attacker} {attack}, {state.defender} {defense}",
                  involves=[*fighting, BATTLE], attacker=attack, defender=defense)
     if battle.attack_negated:
@@ -1222,6 +1237,9 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     if player.turn_power:
         context.note("zb.event.until-end-phase", f"{owner}'s EVENT card adds {player.turn_power} Power until the END PHASE",
                      involves=[BATTLE])
+    if spell is not None:
+        context.note("zb.figure.attack-add-power" if owner == state.attacker else "zb.figure.defense-add-power",
+                     f"{spell.card}'s Power {spell_power} is added to {owner}'s total", involves=[card(spell.card)])
     context.note(ruling, f"{owner}'s Total Power: {mamodo} {base} + {spell.card if spell else 'no SPELL'} {spell_power}"
                  + (f" + effects {boost + in_play}" if boost or in_play else "") + f" = {total}",
                  involves=[card(mamodo)] + ([card(spell.card)] if spell else []), power=total)
