@@ -79,7 +79,9 @@ vocabulary.reasons(
     last_page_spell_stays="The SPELL card in the last page cannot be removed from the page by card effects.",
     must_keep_a_mamodo="At least 1 MAMODO card must remain in play.",
     no_such_choice="The choice names no card it could apply to.",
+    not_your_choice="The other player makes this choice.",
     spell_used_this_turn="Once used, the SPELL card cannot be played again during the same turn.",
+    effects_negated="The card's effects have been negated by a card effect.",
 )
 
 REGULAR_MAMODO = "zb.amb.regular-mamodo"
@@ -92,6 +94,7 @@ SACRIFICE_PROTECT = "zb.amb.sacrifice-protect"
 SPELL_ONCE_PER_TURN = "zb.amb.spell-once-per-turn"
 PETRIFIED_NO_MAMODO = "zb.amb.petrified-no-mamodo"
 END_PHASE_ORDER = "zb.amb.end-phase-order"
+INJURY_CHOOSER = "zb.amb.injury-chooser"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -679,12 +682,17 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
 def _chosen_effect(context: Context, state: State, player: Player, name: str, index: int) -> Effect:
     _refuse_when_over(context, state)
     holder = _holder(player, name)
+    if holder is None and name in player.discarded_by_effect and any(e.tag == "discard" for e in state.card(name).effects):
+        raise context.reject("not-in-play", f"{name} is being sent to the Discard Pile by a card effect: its [SEND THIS CARD TO "
+                             "THE DISCARD PILE] effect cannot be applied at that time", "zb.tag.discard-by-effect", involves=[card(name)])
     if holder is None:
         raise context.reject("not-in-play", f"{name} is not in play on {player.name}'s side", "zb.effects.apply", involves=[card(name)])
     effects = state.card(name).effects
     if index >= len(effects):
         raise context.reject("no-such-effect", f"{name} has {len(effects)} effect(s)", involves=[card(name)])
     effect = effects[index]
+    if holder.effects_negated and holder.card == name:
+        raise context.reject("effects-negated", f"{name}'s effects are negated this turn", involves=[card(name)])
     if effect.tag == "in-play":
         raise context.reject("in-play-effects-apply-themselves", f"{name}'s [IN PLAY] effect needs no Action",
                              "zb.tag.in-play-no-action", involves=[card(name)])
@@ -762,6 +770,7 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     classes = ["battle-icon"] if _allowed_in_battle(context, effect) else ["no-icon"]
     context.check_window(state, classes, name=f"{name}'s effect", involves=[card(name)])
     context.note("zb.precautions.only-icons-in-battle", f"{name}'s effect has the icon a Battle allows", involves=[card(name)])
+    context.note("zb.figure.effects-icon", f"{name}'s effect is marked with the icon of this step", involves=[card(name)])
     context.note(EITHER_PHASE[state.card(name).type], f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE",
                  involves=[card(name)])
     context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
@@ -805,7 +814,12 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
                      involves=[card(name)])
         raise context.reject("event-icon", f"the {_role(state, player.name)} plays only EVENT cards with the "
                              f"{icon.title()} icon; {name} has {list(kind.icons) or 'none'}", ruling, involves=[card(name)])
-    if player.event_played:
+    if page in player.events_shown:
+        context.note("zb.event.same-copy", f"{player.name} may play {player.events_allowed} EVENT cards this turn, "
+                     f"but the copy of {name} on page {page} only once", involves=[card(name)])
+        raise context.reject("event-this-turn", f"the copy of {name} on page {page} has been played this turn", "zb.event.same-copy",
+                             involves=[card(name)])
+    if len(player.events_shown) >= player.events_allowed:
         context.note("zb.play.event-once", "Only 1 EVENT card per turn (per player)", involves=[card(name)])
         raise context.reject("event-this-turn", f"{player.name} has played an EVENT card this turn", "zb.event.one-per-turn",
                              involves=[card(name)])
@@ -838,6 +852,7 @@ def _note_event_played(context: Context, state: State, player: Player, kind: Car
     context.note("zb.play.event-pay", f"{player.name} shows {name} and pays {kind.mp} MP: {player.mp} MP",
                  involves=[card(name), MP], mp=player.mp)
     context.note("zb.event.shown-stays", f"{name} is shown and stays in page {page}", involves=[card(name), BOOK])
+    context.note("zb.types.leave-or-remain", f"{name}, an EVENT card, remains in the Spell Book when played", involves=[card(name), BOOK])
     context.note("zb.book.event-stays", f"{name} remains in its page", involves=[card(name), BOOK])
 
 
@@ -849,7 +864,8 @@ COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card'
 
 @vocabulary.action("battle-in", 'An Action of the Attacker: declare "Battle In!" with a SPELL card for an in-play MAMODO card.',
                    params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
-                           "coin": COIN},
+                           "coin": COIN, "played_by": {**ref("card-name"), "description": "The in-play card whose effect "
+                                                       "(play-spell) plays the SPELL card."}},
                    required=["player", "mamodo", "spell"])
 def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name = action["player"]
@@ -869,7 +885,9 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
         context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
         context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
                      involves=[card(spell.card), BATTLE])
-    state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin")}
+    state.answered_battle_in = None
+    state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin"),
+                               "by_effect": spell.by_effect}
     context.run_step(state, "battle-in", action)
     state.priority = state.defender
 
@@ -886,7 +904,7 @@ def declare_battle_in(context: Context, state: State, action: Mapping[str, Any])
 
 
 def _defender_acts_before_battle_in(context: Context, state: State, player: str) -> None:
-    state.pending_battle_in = None
+    state.answered_battle_in, state.pending_battle_in = state.pending_battle_in, None
     context.note("zb.battle-in.defender-action", f"{player}, the Defender, performs 1 Action before the \"Battle In\"",
                  involves=[BATTLE, ACTION])
     context.note("zb.battle-in.again", f"{state.attacker} may declare \"Battle In\" again or perform another Action",
@@ -903,7 +921,7 @@ def _confirm_battle_in(context: Context, state: State, player: str, action: Mapp
     context.note("zb.battle-in.confirm", f"{state.defender} performs no Action: {state.attacker} confirms \"Battle In\" "
                  f"and reveals {pending['spell']}", involves=[BATTLE, card(pending["spell"])])
     attacker = state.players[state.attacker]
-    spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"])
+    spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"], by_effect=pending["by_effect"])
     state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"))
     attacker.pages[spell.page - 1] = None
     attacker.spells_used.add((spell.card, spell.page))
@@ -933,12 +951,21 @@ def _spell_for(context: Context, state: State, player: Player, action: Mapping[s
                                  involves=[card(name)])
         context.note(SPELL_ONCE_PER_TURN, f"{name} was played this turn; only No Battle SPELL cards wait for the next turn",
                      involves=[card(name)])
-    cost = _spell_cost(context, state, player, kind, page)
+    by_effect = _played_by_effect(context, state, player, action.get("played_by"))
+    cost = _spell_cost(context, state, player, kind, page, by_effect)
     if player.mp < cost:
         ruling = "zb.battle-in.cannot-pay" if use == "attack" else "zb.battle.defend-pay"
         raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", ruling,
                              involves=[card(name), MP])
-    return SpellOut(card=name, page=page, mamodo=mamodo_name)
+    return SpellOut(card=name, page=page, mamodo=mamodo_name, by_effect=by_effect)
+
+
+def _played_by_effect(context: Context, state: State, player: Player, source: str | None) -> bool:
+    if source is None:
+        return False
+    if _holder(player, source) is None or not any(e.kind == "play-spell" for e in state.card(source).effects):
+        raise context.reject("no-such-effect", f"{source} has no in-play effect that plays a SPELL card", involves=[card(source)])
+    return True
 
 
 def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
@@ -950,6 +977,8 @@ def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
         context.note("zb.battle-in.icon", f"{kind.name} has the Attack icon: \"Battle In\" may be declared with it",
                      involves=[card(kind.name)])
         context.note("zb.spell.attack-icon", f"{kind.name} can be used for Attacking", involves=[card(kind.name)])
+        context.note("zb.figure.attack-icon", f"The Attack can be declared: {kind.name} has the Attack icon", involves=[card(kind.name)])
+        context.note("zb.figure.attack-with-icon", f"{kind.name} has the Attack icon", involves=[card(kind.name)])
         context.note("zb.table.spells", "The Attacker plays a SPELL card with the Attack icon", involves=[card(kind.name)])
     else:
         context.note("zb.search.defend-icon", f"{kind.name} icons: {list(kind.icons)} (the \"Defend\" icon is [D])",
@@ -957,6 +986,8 @@ def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
         if "defend" not in kind.icons:
             raise context.reject("no-defend-icon", f"{kind.name} has no Defend icon", "zb.spell.defend-icon", involves=[card(kind.name)])
         context.note("zb.spell.defend-icon", f"{kind.name} can be used for Defending", involves=[card(kind.name)])
+        context.note("zb.figure.defense-icon", f"The Defense can be declared: {kind.name} has the Defend icon", involves=[card(kind.name)])
+        context.note("zb.figure.defend-with-icon", f"{kind.name} has the Defend icon", involves=[card(kind.name)])
         context.note("zb.table.spells", "The Defender plays a SPELL card with the Defend icon", involves=[card(kind.name)])
 
 
@@ -974,8 +1005,10 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
                      involves=[card(kind.name), card(mamodo.name)])
     elif named in mamodo.same_as:
         ruling = "zb.spell.same-as"
+        _card_rule_stands(context, holder, f"{mamodo.name} is the same as {named}")
     elif named in mamodo.spells_of or (kind.attribute is not None and kind.attribute in mamodo.spell_attributes):
         ruling = "zb.spell.other-mamodo"
+        _card_rule_stands(context, holder, f"{mamodo.name} may play {named}'s SPELL cards")
     else:
         if "(" in named and base_name(named) == mamodo.mamodo_name:
             context.note("zb.spell.example-gofure", f"{kind.name} names {named} only, not other forms of {base_name(named)}",
@@ -988,7 +1021,18 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
                      involves=[card(holder.card)])
 
 
-def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int) -> int:
+def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
+    if holder.effects_negated:
+        context.note("zb.mamodo.card-rules-box", f"{holder.card}'s effects are negated, not its card rule: {rule}",
+                     involves=[card(holder.card)])
+        context.note("zb.mamodo.card-rules-text", f"Effects cannot affect {holder.card}'s card rules", involves=[card(holder.card)])
+
+
+def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int, by_effect: bool = False) -> int:
+    if page == BOOK_PAGES and player.opening == LAST_OPENING and by_effect:
+        context.note("zb.last-page.effect-pays", f"A card effect plays {kind.name} from the last page: its usual MP cost ({kind.mp}) "
+                     "is paid", involves=[card(kind.name), MP, mechanic("Last Page Bonus")])
+        return kind.mp
     if page == BOOK_PAGES and player.opening == LAST_OPENING:
         context.note("zb.last-page.zero-mp", f"{player.name} is on the last page: {kind.name}'s MP cost ({kind.mp}) is 0",
                      involves=[card(kind.name), MP, mechanic("Last Page Bonus")])
@@ -1002,7 +1046,7 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     attacker = state.players[state.attacker]
     assert battle.spell is not None
     kind = state.card(battle.spell.card)
-    cost = _spell_cost(context, state, attacker, kind, battle.spell.page)
+    cost = _spell_cost(context, state, attacker, kind, battle.spell.page, battle.spell.by_effect)
     context.note("zb.battle.begins", f"\"Battle In\": the Battle begins; {state.attacker} is the Attacker, {state.defender} the Defender",
                  involves=[BATTLE])
     context.note("zb.table.note-3", f"The Battle begins with {state.attacker}'s Attack with {kind.name}", involves=[BATTLE])
@@ -1012,10 +1056,13 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     attacker.mp -= cost
     context.note("zb.battle.attack-pay", f"{state.attacker} pays {cost} MP: {attacker.mp} MP", involves=[card(kind.name), MP],
                  mp=attacker.mp)
+    context.note("zb.figure.attack-mp-cost", f"{kind.name}'s MP cost is what {state.attacker} Attacked with", involves=[card(kind.name)])
+    context.note("zb.figure.attack-reduce-mp", f"{state.attacker}'s MP is reduced by {kind.name}'s MP cost", involves=[card(kind.name)])
     context.note("zb.spell.initiate", f"{kind.name} initiates the Attack", involves=[card(kind.name)])
     context.note("zb.spell.zone", f"{kind.name} is placed below {battle.mamodo} on the SPELL card zone", involves=[card(kind.name)])
     _flip_coins(context, state, state.attacker, kind, battle.coin)
     context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
+    context.note("zb.battle.attack-applies-effects", f"{state.attacker} applies the effects of its Attack", involves=[card(kind.name)])
     state.priority = state.defender
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
 
@@ -1025,10 +1072,12 @@ def _battle(state: State) -> Battle:
     return state.battle
 
 
-@vocabulary.action("defend", "Battle step 2: the Defender declares 1 Defense with a SPELL card for an in-play MAMODO card.",
+@vocabulary.action("defend", "Battle step 2: the Defender declares 1 Defense with a SPELL card for an in-play MAMODO card, "
+                   "or with the effect of an in-play MAMODO card that Defends without a SPELL card.",
                    params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
-                           "coin": COIN},
-                   required=["player", "mamodo", "spell"])
+                           "coin": COIN, "effect_of": {**ref("card-name"), "description": "The in-play MAMODO card whose effect "
+                                                       "Defends without a SPELL card (instead of spell)."}},
+                   required=["player", "mamodo"])
 def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _refuse_when_over(context, state)
     name = action["player"]
@@ -1039,22 +1088,45 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
         raise context.reject("not-the-defender", f"{name} is the Attacker; one Attack per Battle", "zb.battle.attack-declare",
                              involves=[BATTLE])
     battle = state.battle
-    if battle.defense is not None:
-        raise context.reject("defense-declared", f"{name} has declared a Defense with {battle.defense.card}", "zb.battle.defend-declare",
-                             involves=[BATTLE])
+    if battle.defense is not None or battle.defense_set_total is not None:
+        raise context.reject("defense-declared", f"{name} has declared a Defense", "zb.battle.defend-declare", involves=[BATTLE])
     if state.step != "attack" and not (context.read(BATTLE_EFFECTS_STEP, "part-of-defend") and not battle.defense_waived):
         raise context.reject("defense-step-over", "the Defense is declared in step 2, before effects are applied",
                              BATTLE_EFFECTS_STEP, involves=[BATTLE])
-    spell = _spell_for(context, state, state.players[name], action, "defend")
-    battle.defense, battle.defender_mamodo = spell, spell.mamodo
-    state.players[name].pages[spell.page - 1] = None
-    state.players[name].spells_used.add((spell.card, spell.page))
+    if "effect_of" in action:
+        _defend_by_effect(context, state, state.players[name], action)
+    else:
+        _defend_with_spell(context, state, state.players[name], action)
     if state.step == "attack":
         context.advance(state, "apply-effects", action)
     else:
         context.run_step(state, "defend", action)
         context.note(BATTLE_EFFECTS_STEP, "The Defense is declared within the Defend step, after the effects", involves=[BATTLE])
         state.priority, state.passes = state.attacker, 0
+
+
+def _defend_with_spell(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
+    if "spell" not in action:
+        raise context.reject("no-such-choice", "a Defense names its SPELL card (spell) or its effect (effect_of)", "zb.battle.defend-declare",
+                             involves=[BATTLE])
+    spell = _spell_for(context, state, player, action, "defend")
+    battle = _battle(state)
+    battle.defense, battle.defender_mamodo = spell, spell.mamodo
+    player.pages[spell.page - 1] = None
+    player.spells_used.add((spell.card, spell.page))
+
+
+def _defend_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
+    """A MAMODO card's effect that Defends without a SPELL card: it resolves as it is declared and sets the Total Power."""
+    name = action["effect_of"]
+    holder = player.find(name)
+    if holder is None or name != action["mamodo"]:
+        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Defends", "zb.battle.power-set-by-effect",
+                             involves=[card(name)])
+    effects = [e for e in state.card(name).effects if e.kind == "defend-without-spell"]
+    if not effects:
+        raise context.reject("no-such-effect", f"{name} has no effect that Defends without a SPELL card", involves=[card(name)])
+    _pay_and_apply(context, state, player, name, effects[0], action)
 
 
 def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
@@ -1069,6 +1141,10 @@ def _waive_defense(context: Context, state: State, player: str, action: Mapping[
 def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     defender = state.players[state.defender]
+    if battle.defense_set_total is not None:
+        context.note("zb.battle.defend-declare", f"{state.defender} declares 1 Defense: {battle.defender_mamodo} Defends with its effect",
+                     involves=[card(battle.defender_mamodo or "")])
+        return
     if battle.defense is None:
         context.note("zb.battle.defend-optional", f"{state.defender} does not Defend", involves=[BATTLE])
         return
@@ -1079,6 +1155,9 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     defender.mp -= cost
     context.note("zb.battle.defend-pay", f"{state.defender} pays {cost} MP: {defender.mp} MP", involves=[card(kind.name), MP],
                  mp=defender.mp)
+    context.note("zb.figure.defense-mp-cost", f"{kind.name}'s MP cost is what {state.defender} Defended with", involves=[card(kind.name)])
+    context.note("zb.figure.defense-reduce-mp", f"{state.defender}'s MP is reduced by {kind.name}'s MP cost", involves=[card(kind.name)])
+    context.note("zb.battle.defense-not-resolved", "The Defense has not fully resolved yet", involves=[BATTLE])
     context.note("zb.spell.initiate", f"{kind.name} initiates the Defense", involves=[card(kind.name)])
     _flip_coins(context, state, state.defender, kind, action.get("coin"))
 
@@ -1096,6 +1175,7 @@ def _flip_coins(context: Context, state: State, owner: str, spell: Card, coin: s
 def apply_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     state.priority, state.passes = state.attacker, 0
     context.reading(BATTLE_EFFECTS_STEP)
+    context.note("zb.battle.effects-not-resolved", "The Attack and the Defense have not fully resolved yet", involves=[BATTLE])
     context.note("zb.battle.effects-window-order", f"Effects: {state.attacker}, the Attacker, applies an effect or passes first",
                  involves=[BATTLE])
 
@@ -1116,7 +1196,9 @@ def _pass_effects(context: Context, state: State, player: str, action: Mapping[s
 def compare_total_power(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     attack = _total(context, state, state.attacker, battle.mamodo, battle.spell, battle.attack_negated)
-    if battle.defense is None or battle.defense_negated:
+    if battle.defense_set_total is not None and not battle.defense_negated:
+        defense = _set_total(context, state, state.defender, battle.defender_mamodo or "", battle.defense_set_total)
+    elif battle.defense is None or battle.defense_negated:
         defense = 0
         why = "the Defense was negated" if battle.defense_negated else f"{state.defender} is not Defending"
         context.note("zb.battle.undefended-zero", f"{why}: the Defender's Total Power is 0", involves=[BATTLE], power=0)
@@ -1125,6 +1207,8 @@ def compare_total_power(context: Context, state: State, action: Mapping[str, Any
     battle.totals = {state.attacker: attack, state.defender: defense}
     fighting = [card(battle.mamodo)] + [card(out.card) for out in (battle.spell, battle.defense) if out is not None]
     fighting += [card(battle.defender_mamodo)] if battle.defender_mamodo else []
+    context.note("zb.battle.compare-who-wins", "Determine whether the Attacker or Defender wins the Battle", involves=[BATTLE])
+    context.note("zb.battle.compare-outcome", "Determine the Battle's outcome", involves=[BATTLE])
     context.note("zb.battle.compare", f"Total Power: {state.attacker} {attack}, {state.defender} {defense}",
                  involves=[*fighting, BATTLE], attacker=attack, defender=defense)
     if battle.attack_negated:
@@ -1153,10 +1237,22 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     if player.turn_power:
         context.note("zb.event.until-end-phase", f"{owner}'s EVENT card adds {player.turn_power} Power until the END PHASE",
                      involves=[BATTLE])
+    if spell is not None:
+        context.note("zb.figure.attack-add-power" if owner == state.attacker else "zb.figure.defense-add-power",
+                     f"{spell.card}'s Power {spell_power} is added to {owner}'s total", involves=[card(spell.card)])
     context.note(ruling, f"{owner}'s Total Power: {mamodo} {base} + {spell.card if spell else 'no SPELL'} {spell_power}"
                  + (f" + effects {boost + in_play}" if boost or in_play else "") + f" = {total}",
                  involves=[card(mamodo)] + ([card(spell.card)] if spell else []), power=total)
     return total
+
+
+def _set_total(context: Context, state: State, owner: str, mamodo: str, total: int) -> int:
+    """An Attack or Defense made with an effect instead of a SPELL card: the effect's Total Power, without the MAMODO's Power."""
+    added = _battle(state).power[owner]
+    context.note("zb.battle.power-set-by-effect", f"{mamodo}'s effect sets the Total Power {total}; {mamodo}'s regular Power "
+                 f"({state.card(mamodo).power}) is not applied" + (f"; effects add {added}" if added else ""),
+                 involves=[card(mamodo), BATTLE], power=total + added)
+    return total + added
 
 
 def _in_play_power(context: Context, state: State, player: Player, holder: Mamodo | None) -> int:
@@ -1177,7 +1273,10 @@ def _in_play_power(context: Context, state: State, player: Player, holder: Mamod
 @vocabulary.action("resolve", "Battle step 5, with the players' choices: the MAMODO card that PROTECTS the Spell Book from the "
                    "Damage, the Attacker's Injury targets, and SACRIFICES (injured MAMODO card -> the one that takes its Injury).",
                    params={"protect": {**ref("card-name"), "description": "The damaged player's MAMODO card that PROTECTS the book."},
-                           "injure": {"type": "array", "items": ref("card-name"), "description": "The MAMODO cards the Attacker selects."},
+                           "injure": {"type": "array", "items": ref("card-name"),
+                                      "description": "The MAMODO card selected for each infliction of the Attack's Injury."},
+                           "injure_by": {**ref("player"), "description": "Who selected them (default: the player the reading of "
+                                         "zb.amb.injury-chooser names: the Attacker, or the player receiving the Injury)."},
                            "sacrifice": {"type": "object", "additionalProperties": ref("card-name"),
                                          "description": "Injured MAMODO card -> the MAMODO card that SACRIFICES for it."}})
 def resolve(context: Context, state: State, action: Mapping[str, Any]) -> None:
@@ -1208,6 +1307,8 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     assert battle.spell is not None
     spell = state.card(battle.spell.card)
     context.note("zb.battle.attacker-higher", f"{state.attacker} wins the Battle: {spell.name}'s effects are resolved", involves=[BATTLE])
+    context.note("zb.battle.attacker-wins-effects", f"{state.attacker}, the Attacker, wins: {spell.name}'s effects are resolved",
+                 involves=[card(spell.name)])
     context.note("zb.spell.damage", f"{spell.name}'s Damage: {spell.damage}", involves=[card(spell.name)], damage=spell.damage)
     if spell.damage:
         _damage_book(context, state, state.defender, spell.damage, action.get("protect"), "zb.battle.win-damage")
@@ -1231,8 +1332,22 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
         _resolve_effect(context, state, state.attacker, spell.name, effect, action)
 
 
+def _injury_chooser(context: Context, state: State, action: Mapping[str, Any]) -> str:
+    """Line 878 gives the Attacker the choice of the injured MAMODO cards, line 895 the player receiving the Injuries."""
+    chooser = state.attacker if context.read(INJURY_CHOOSER, "attacker-selects") else state.defender
+    claimed = action.get("injure_by", chooser)
+    if claimed != chooser:
+        raise context.reject("not-your-choice", f"{chooser}, not {claimed}, selects the MAMODO cards that receive the Injury",
+                             INJURY_CHOOSER, involves=[INJURY])
+    if chooser == state.defender:
+        context.note("zb.damage.owner-decides", f"{state.defender} receives the Injuries and decides where each goes",
+                     involves=[INJURY])
+    return chooser
+
+
 def _injure_selected(context: Context, state: State, spell: Card, action: Mapping[str, Any]) -> None:
     defender = state.players[state.defender]
+    chooser = _injury_chooser(context, state, action)
     chosen = list(action.get("injure") or [m.card for m in defender.mamodo if m.status != "petrified"][: spell.injure])
     sacrifices: Mapping[str, str] = action.get("sacrifice") or {}
     for target in chosen[: spell.injure]:
@@ -1243,7 +1358,7 @@ def _injure_selected(context: Context, state: State, spell: Card, action: Mappin
         if holder.status == "petrified":
             raise context.reject("cannot-target-petrified", f"{target} is Petrified", "zb.petrified.no-target",
                                  involves=[card(target), PETRIFIED])
-        context.note("zb.injured.only-mamodo", f"{state.attacker} selects {target}, an in-play MAMODO card", involves=[card(target)])
+        context.note("zb.injured.only-mamodo", f"{chooser} selects {target}, an in-play MAMODO card", involves=[card(target)])
         taker = sacrifices.get(target)
         if taker is not None:
             holder = _sacrifice(context, state, defender, target, taker)
@@ -1528,6 +1643,7 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action, petrified_ok=True)
     _send_to_discard(context, state, victim, holder.card, None)
+    victim.discarded_by_effect.add(holder.card)
     if state.battle is not None and holder.card in (state.battle.mamodo, state.battle.defender_mamodo):
         _not_a_negation(context, state, "sending a MAMODO card involved in the Battle to the Discard Pile")
 
@@ -1548,8 +1664,40 @@ def discard_page(context: Context, state: State, owner: str, source: str, effect
     context.note(None, f"{name} leaves page {page} for {victim.name}'s Discard Pile", involves=[card(name), BOOK])
 
 
+@vocabulary.effect("extra-event", "Its owner may play 'amount' more EVENT cards this turn.", params=_effect_params(amount=AMOUNT))
+def extra_event(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    state.players[owner].events_allowed += effect.amount
+    context.note(None, f"{source}: {owner} may play {effect.amount} more EVENT card(s) this turn", involves=[card(source)])
+
+
+@vocabulary.effect("negate-effects", "The selected MAMODO card's effects are negated during this turn (not its card rules).",
+                   params=_effect_params(target=ref("card-name")))
+def negate_effects(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    victim, holder = _target(context, state, owner, effect, action)
+    holder.effects_negated = True
+    context.note(None, f"{source} negates {holder.card}'s effects during this turn", involves=[card(holder.card)])
+
+
+@vocabulary.effect("defend-without-spell", "Its MAMODO card Defends without a SPELL card; 'amount' is the Defense's Total Power.",
+                   params=_effect_params(amount=AMOUNT))
+def defend_without_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    battle = _battle(state)
+    battle.defender_mamodo, battle.defense_set_total = source, effect.amount
+    context.note("zb.battle.select-resolves-on-declaration", f"{source} Defends without a SPELL card: the effect resolves as it "
+                 f"is declared (Total Power {effect.amount})", involves=[card(source)])
+
+
+@vocabulary.effect("play-spell", "Plays a SPELL card of its owner's open pages (named as played_by on the battle-in).",
+                   params=_effect_params())
+def play_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note(None, f"{source}'s effect plays a SPELL card: declare it with battle-in, played_by: {source}", involves=[card(source)])
+
+
 @vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=_effect_params())
 def negate_attack(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if state.battle is None and state.answered_battle_in is not None:
+        _negate_battle_in(context, state, source, state.answered_battle_in)
+        return
     battle = _battle(state)
     battle.attack_negated = True
     _negated(context, state, state.attacker, battle.spell, f"{source} negates the Attack")
@@ -1560,6 +1708,15 @@ def negate_defense(context: Context, state: State, owner: str, source: str, effe
     battle = _battle(state)
     battle.defense_negated = True
     _negated(context, state, state.defender, battle.defense, f"{source} negates the Defense")
+
+
+def _negate_battle_in(context: Context, state: State, source: str, answered: Mapping[str, Any]) -> None:
+    """The Defender's Action negates the card that initiated the "Battle In": no Battle, and that card Attacks no more this turn."""
+    state.answered_battle_in = None
+    state.players[state.attacker].negated_cards.add(answered["spell"])
+    context.note("zb.battle-in.initiator-negated", f"{source} negates {answered['spell']}, the initiator of the \"Battle In\": "
+                 f"{state.attacker} need not declare \"Battle In\" again and may continue the turn without a Battle",
+                 involves=[BATTLE, card(answered["spell"])])
 
 
 def _negated(context: Context, state: State, player: str, spell: SpellOut | None, what: str) -> None:
@@ -1578,6 +1735,8 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
             if holder.status == "petrified" and not petrified_ok:
                 raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
                                      involves=[card(holder.card), PETRIFIED])
+            context.note("zb.battle.select-resolves-on-declaration", f"The effect selects {name}: it resolves as it is declared",
+                         involves=[card(holder.card)])
             return state.players[who], holder
     raise context.reject("no-such-choice", f"{name!r} is no in-play MAMODO card", "zb.injured.only-mamodo")
 
@@ -1651,6 +1810,7 @@ def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> No
         _recover_petrified(context, state, action)
     for owner, source, effect in timed:
         context.note("zb.end.effects", f"{owner}'s {source}: [IN PLAY] effect of the END PHASE", involves=[card(source)])
+        context.note("zb.end.list-in-play", f"{source}'s [IN PLAY] effect activates during the END PHASE", involves=[card(source)])
         _resolve_effect(context, state, owner, source, effect, action)
 
 
@@ -1678,6 +1838,7 @@ def _recover_petrified(context: Context, state: State, action: Mapping[str, Any]
             continue
         player.mp -= RECOVERY_MP
         holder.status = "normal"
+        context.note("zb.end.list-petrified", f"The END PHASE returns {name} to Normal Status for its MP cost", involves=[card(name)])
         context.note("zb.petrified.recovery", f"{player.name} pays 2 MP: {name} returns to Normal Status ({player.mp} MP)",
                      involves=[card(name), PETRIFIED, MP], mp=player.mp)
     for name in action.get("discard_petrified") or []:
@@ -1718,6 +1879,7 @@ def no_mamodo(context: Context, state: State, action: Mapping[str, Any]) -> None
             context.note(PETRIFIED_NO_MAMODO, f"{name} has only Petrified MAMODO cards: no MAMODO card in play", involves=[PETRIFIED])
             context.note("zb.petrified.count", f"{name}'s Petrified MAMODO cards do not count as in-play MAMODO cards",
                          involves=[PETRIFIED])
+        context.note("zb.end.list-no-mamodo", f"{name} has no MAMODO card in play: the END PHASE applies what to do then")
         _send_in_a_mamodo(context, state, player, choices.get(name))
         if state.loser:
             return
@@ -1777,6 +1939,9 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
         player.negated_cards.clear()
         player.spells_used.clear()
         player.events_shown.clear()
+        player.events_allowed = 1
+        for holder in player.mamodo:
+            holder.effects_negated = False
     if state.loser:
         return
     state.attacker = state.defender
@@ -1784,6 +1949,9 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
     state.priority = None
     context.note("zb.turns.roles-switch", f"The roles switch: {state.attacker} is the Attacker of turn {state.turn}")
     context.note("zb.sequence.alternate-turns", "The players alternate turns")
+    if state.attacker != state.first_attacker:
+        context.note("zb.sequence.second-attacker", f"{state.attacker}, the 2nd attacker, takes the next turn")
+    context.note("zb.sequence.repeat", "The turns repeat until the game is won")
 
 
 @steps.condition("game-goes-on")

@@ -113,6 +113,7 @@ class Mamodo:
     partner: str | None = None
     partner_page: int | None = None
     under: list[tuple[str, int]] = field(default_factory=list)
+    effects_negated: bool = False  # this turn, by a card effect (its card rules stand)
 
 
 @dataclass
@@ -122,6 +123,7 @@ class SpellOut:
     card: str
     page: int
     mamodo: str
+    by_effect: bool = False  # played by a card effect, not from the book by the player
 
 
 @dataclass
@@ -140,6 +142,8 @@ class Player:
     spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
     turn_power: int = 0  # Power an EVENT card gives until the END PHASE
     events_shown: list[int] = field(default_factory=list)  # pages of EVENT cards played this turn
+    events_allowed: int = 1  # EVENT cards this player may play this turn (a card effect may allow more)
+    discarded_by_effect: set[str] = field(default_factory=set)  # cards a card effect sent to the Discard Pile
 
     @property
     def open(self) -> tuple[int, ...]:
@@ -168,6 +172,7 @@ class Battle:
     defender_mamodo: str | None = None
     defense: SpellOut | None = None
     defense_waived: bool = False
+    defense_set_total: int | None = None  # a Defense without a SPELL card: the Total Power its effect gives
     coin: str | None = None  # how the Attack's coin lands, written with the "Battle In"
     power: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     attack_negated: bool = False
@@ -187,6 +192,7 @@ class State:
     priority: str | None = None  # who may perform the next Action
     passes: int = 0  # consecutive passes
     pending_battle_in: dict[str, Any] | None = None  # a "Battle In" the Defender has not yet let through
+    answered_battle_in: dict[str, Any] | None = None  # a "Battle In" the Defender answered with an Action
     battle: Battle | None = None
     last_battle: dict[str, Any] | None = None
     loser: str | None = None
