@@ -114,6 +114,10 @@ class _Play:
     audit: Audit | None
 
     def run(self) -> None:
+        self._play()
+        self._check_cites()
+
+    def _play(self) -> None:
         state = self._setup()
         if state is None:
             return
@@ -129,6 +133,17 @@ class _Play:
         self.result.outcome = self._observe(state)
         if self.scenario.expect is not None:
             self._compare(None, self.scenario.expect, self.result.outcome, at=("expect",))
+
+    def _check_cites(self) -> None:
+        """Every ruling listed under ``expect_cites`` must be cited somewhere in the trace."""
+        cited = {step.ruling for step in self.context.trace}
+        missing = tuple(
+            Mismatch("cites", ruling, None, note="the trace does not cite it", at=("expect_cites", index))
+            for index, ruling in enumerate(self.scenario.expect_cites)
+            if ruling not in cited
+        )
+        if missing:
+            self.result.checkpoints.append(Checkpoint(None, missing))
 
     def _setup(self) -> Any:
         """The initial state, or ``None`` when the game refuses it (which a scenario may expect)."""

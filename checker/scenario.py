@@ -48,6 +48,7 @@ class Scenario:
     actions: tuple[Action, ...]
     expect: Mapping[str, Any] | None
     reject: str | None = None  # the reason the game is expected to refuse the initial state
+    expect_cites: tuple[str, ...] = ()  # rulings the run's trace must cite
 
     @property
     def is_question(self) -> bool:
@@ -55,6 +56,7 @@ class Scenario:
         return (
             self.expect is None
             and self.reject is None
+            and not self.expect_cites
             and all(a.expect is None and a.reject is None for a in self.actions)
         )
 
@@ -113,6 +115,7 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         actions=actions,
         expect=data.get("expect"),
         reject=data["reject"]["reason"] if "reject" in data else None,
+        expect_cites=tuple(data.get("expect_cites", ())),
     )
 
 
@@ -143,13 +146,14 @@ def _independent(errors: list[InputError]) -> list[InputError]:
 
 def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
     catalogue = game.catalogue
-    for index, ruling_id in enumerate(data.get("rulings", ())):
-        if ruling_id not in catalogue:
-            raise InputError(
-                f"unknown ruling {ruling_id!r}{nearest(ruling_id, catalogue.ids)}",
-                path=("rulings", index),
-                expected=f"a ruling id of {game.id}'s catalogue",
-            )
+    for key in ("rulings", "expect_cites"):
+        for index, ruling_id in enumerate(data.get(key, ())):
+            if ruling_id not in catalogue:
+                raise InputError(
+                    f"unknown ruling {ruling_id!r}{nearest(ruling_id, catalogue.ids)}",
+                    path=(key, index),
+                    expected=f"a ruling id of {game.id}'s catalogue",
+                )
     for ruling_id, reading in data.get("readings", {}).items():
         if ruling_id not in catalogue or catalogue[ruling_id].status != "ambiguous":
             ambiguous = [r.id for r in catalogue.with_status("ambiguous")]

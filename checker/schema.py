@@ -134,6 +134,11 @@ def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
             "game": {"enum": list(games), "description": "Game identifier."},
             "title": {"type": "string", "minLength": 1, "maxLength": 200},
             "rulings": {"type": "array", "items": {"type": "string"}, "description": "Ruling ids this scenario demonstrates."},
+            "expect_cites": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Ruling ids the run's trace must cite; one it does not cite fails the scenario.",
+            },
             "tags": {"type": "array", "items": {"type": "string"}},
             "status": {"enum": ["confirmed", "disputed"], "default": "confirmed"},
             "notes": {"type": "string"},

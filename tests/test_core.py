@@ -265,6 +265,24 @@ def test_a_refused_initial_state_is_a_golden_test(toy: Suite, tmp_path: Path) ->
     assert result.verdict == "fail" and "hand-too-large" in report.details(result)[0]
 
 
+def test_a_ruling_listed_under_expect_cites_must_be_cited_by_the_run(toy: Suite, tmp_path: Path) -> None:
+    """The Break's ruling applies only when a Break is played: a duel without one cannot cite it."""
+    cites = ("rulings: [toy.round.break-negates, toy.round.resolve]\n",
+             "rulings: [toy.round.break-negates, toy.round.resolve]\nexpect_cites: [toy.round.break-negates]\n")
+    [cited] = toy.check([variant(tmp_path, "break-negates-shield.yaml", cites)])
+    assert cited.verdict == "pass"
+    without_break = variant(tmp_path, "shield-halves.yaml", ("game: spark-duel\n", "game: spark-duel\nexpect_cites: [toy.round.resolve, toy.round.break-negates]\n"))
+    [result] = toy.check([without_break])
+    assert result.verdict == "fail" and exit_code([result]) == 1
+    text = "\n".join(report.details(result))
+    assert "cites: expected toy.round.break-negates, got nothing (the trace does not cite it)" in text
+    assert "line 3" in text and "toy.round.resolve" not in text
+    unknown = variant(tmp_path, "shield-halves.yaml", ("game: spark-duel\n", "game: spark-duel\nexpect_cites: [toy.round.brake]\n"))
+    [invalid] = toy.check([unknown])
+    assert invalid.verdict == "invalid" and exit_code([invalid]) == 2
+    assert "unknown ruling 'toy.round.brake'" in invalid.error.render(invalid.path)
+
+
 def test_a_crash_in_a_rules_module_reports_its_traceback_and_the_trace(toy: Suite, monkeypatch) -> None:
     def broken(context: Context, state: Any, action: Any) -> None:
         raise ZeroDivisionError("a bug in the rules")
