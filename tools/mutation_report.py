@@ -82,7 +82,7 @@ class ModuleResult:
 
     @property
     def not_killed(self) -> list[str]:
-        excused = {entry.mutant for entry in self.equivalent}
+        excused = {mutant_prefix(self.module) + entry.mutant for entry in self.equivalent}
         return [name for name, status in self.status_by_mutant.items() if status not in KILLED and name not in excused]
 
     @property

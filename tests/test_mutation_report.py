@@ -1,0 +1,79 @@
+"""The mutation report tool (`make mutation`): counting, subtracting equivalents, bad input.
+
+The tool needs mutmut (the `mutation` dependency group); without it these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mutmut")
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "mutation_report.py"
+spec = importlib.util.spec_from_file_location("mutation_report", TOOL)
+assert spec and spec.loader
+tool = importlib.util.module_from_spec(spec)
+sys.modules["mutation_report"] = tool
+spec.loader.exec_module(tool)
+
+MODULE = Path("checker/games/many_marios_0/rules.py")
+PREFIX = "checker.games.many_marios_0.rules."
+DIFF = """--- checker/games/many_marios_0/rules.py
++++ checker/games/many_marios_0/rules.py
+@@ -1,3 +1,3 @@
+ def f(a, b):
+-    if a <= b:
++    if a < b:
+         return a"""
+
+
+def result(statuses: dict[str, str], equivalent: tuple[Any, ...] = ()) -> Any:
+    named = {PREFIX + name: status for name, status in statuses.items()}
+    module = tool.ModuleResult(MODULE, 75.0, named)
+    module.diff_by_mutant = {name: DIFF for name, status in named.items() if status not in tool.KILLED}
+    module.equivalent = list(equivalent)
+    return module
+
+
+def test_the_change_is_the_removed_and_added_lines_only() -> None:
+    assert tool.change_of(DIFF) == "-    if a <= b:\n+    if a < b:"
+
+
+def test_timeouts_count_as_killed_and_equivalents_leave_the_count() -> None:
+    statuses = {f"x_f__mutmut_{n}": "killed" for n in range(1, 8)} | {
+        "x_f__mutmut_8": "timeout", "x_f__mutmut_9": "survived", "x_f__mutmut_10": "no tests",
+    }
+    plain = result(statuses)
+    assert plain.made == 10 and plain.score == pytest.approx(0.8)
+    assert plain.not_killed == [PREFIX + "x_f__mutmut_9", PREFIX + "x_f__mutmut_10"]
+    excused = result(statuses, (tool.Equivalent(str(MODULE), "x_f__mutmut_9", "-    if a <= b:\n+    if a < b:", "r"),))
+    assert excused.score == pytest.approx(8 / 9)
+    assert excused.not_killed == [PREFIX + "x_f__mutmut_10"]
+
+
+def test_the_report_counts_each_module_and_shows_each_survivor_with_its_diff() -> None:
+    text = tool.render([result({"x_f__mutmut_1": "killed", "x_f__mutmut_2": "survived"})], workers=2)
+    assert "| `checker/games/many_marios_0/rules.py` | 2 | 1 | 1 | 0 | 0 | 0 | 0 | 50.0 % (below goal) | 1 min 15 s |" in text
+    assert "### `x_f__mutmut_2` (survived" in text
+    assert "```diff\n-    if a <= b:\n+    if a < b:\n```" in text
+
+
+def test_a_broken_equivalents_file_is_one_located_message(tmp_path: Path) -> None:
+    broken = tmp_path / "equivalent.yaml"
+    broken.write_text("- module: a\n  mutant: [b\n", encoding="utf-8")
+    with pytest.raises(tool.BadInput, match=r"equivalent\.yaml:3:1: not YAML"):
+        tool.load_equivalents(broken)
+    broken.write_text("- module: checker/games/x/rules.py\n  mutant: x_f__mutmut_1\n  reason: same\n", encoding="utf-8")
+    with pytest.raises(tool.BadInput, match="entry 1 needs exactly the text keys change, module, mutant, reason"):
+        tool.load_equivalents(broken)
+
+
+def test_only_rules_and_state_modules_of_a_game_can_be_chosen() -> None:
+    assert tool.rules_modules([str(MODULE)]) == [MODULE]
+    with pytest.raises(tool.BadInput, match="not a rules module"):
+        tool.rules_modules(["checker/runner.py"])
