@@ -24,6 +24,7 @@ one does not, 2 for a broken ``equivalent.yaml`` or a mutmut run that could not 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -50,6 +51,11 @@ DURATIONS = LOGS / "durations.json"  # seconds of each module's last run, for --
 GOAL = 0.85
 KILLED = ("killed", "timeout")  # a mutant that makes the scenarios loop forever is caught too
 EQUIVALENT_KEYS = {"module", "mutant", "change", "reason"}
+#: What a mutant not killed changes, by the call around its line: a trace step (``context.note``:
+#: the ruling cited, its text, entities and numbers), a bad-input message (``InputError``), or the
+#: rules themselves. Survivors are grouped by it, the rules first.
+KIND_BY_CALL = {"note": "trace step", "InputError": "bad-input message"}
+KINDS = ("rules", "trace step", "bad-input message")
 
 
 class BadInput(Exception):
@@ -70,6 +76,8 @@ class ModuleResult:
     seconds: float | None
     status_by_mutant: dict[str, str]
     diff_by_mutant: dict[str, str] = field(default_factory=dict)
+    line_by_mutant: dict[str, int | None] = field(default_factory=dict)
+    kind_by_mutant: dict[str, str] = field(default_factory=dict)
     equivalent: list[Equivalent] = field(default_factory=list)
     stale: list[tuple[Equivalent, str]] = field(default_factory=list)
 
@@ -84,6 +92,9 @@ class ModuleResult:
     def not_killed(self) -> list[str]:
         excused = {mutant_prefix(self.module) + entry.mutant for entry in self.equivalent}
         return [name for name, status in self.status_by_mutant.items() if status not in KILLED and name not in excused]
+
+    def of_kind(self, kind: str) -> list[str]:
+        return [name for name in self.not_killed if self.kind_by_mutant.get(name, "rules") == kind]
 
     @property
     def score(self) -> float:
@@ -160,6 +171,18 @@ def source_line(module: Path, name: str, diff: str) -> int | None:
     return None
 
 
+def kind_at(tree: ast.Module, line: int | None) -> str:
+    """What the code at ``line`` is part of: see ``KIND_BY_CALL``."""
+    if line is None:
+        return "rules"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in KIND_BY_CALL:
+                return KIND_BY_CALL[name]
+    return "rules"
+
+
 def load_equivalents(path: Path) -> list[Equivalent]:
     if not path.is_file():
         return []
@@ -181,9 +204,13 @@ def load_equivalents(path: Path) -> list[Equivalent]:
 
 def collect(module: Path, seconds: float | None, equivalents: list[Equivalent]) -> ModuleResult:
     result = ModuleResult(module, seconds, statuses(module))
+    tree = ast.parse(module.read_text(encoding="utf-8"))
     for name, status in result.status_by_mutant.items():
         if status not in KILLED:
-            result.diff_by_mutant[name] = get_diff_for_mutant(name, path=str(module))
+            diff = get_diff_for_mutant(name, path=str(module))
+            result.diff_by_mutant[name] = diff
+            result.line_by_mutant[name] = source_line(module, name, diff)
+            result.kind_by_mutant[name] = kind_at(tree, result.line_by_mutant[name])
     for entry in (e for e in equivalents if e.module == str(module)):
         name = mutant_prefix(module) + entry.mutant
         status = result.status_by_mutant.get(name)
@@ -214,15 +241,21 @@ def render(results: list[ModuleResult], workers: int) -> str:
         f"that runs the mutated function fails or times out. Goal: {percent(GOAL)} killed per module, the",
         "mutants listed in `mutation/equivalent.yaml` subtracted.",
         "",
-        "| module | made | killed | survived | timeout | no tests | other | equivalent | killed share | run time |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "Mutants not killed are grouped by what they change: the rules themselves, a trace step",
+        "(the ruling a step cites, its text, entities or numbers: `expect_cites:` kills a changed",
+        "citation), or the message of a bad-input error (golden scenarios are valid files).",
+        "",
+        "| module | made | killed | survived | timeout | no tests | other | equivalent | killed share "
+        "| not killed: rules / trace / bad input | run time |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         other = r.made - r.count("killed", "survived", "timeout", "no tests")
         mark = "" if r.score >= GOAL else " (below goal)"
         lines.append(
             f"| `{r.module}` | {r.made} | {r.count('killed')} | {r.count('survived')} | {r.count('timeout')} "
-            f"| {r.count('no tests')} | {other} | {len(r.equivalent)} | {percent(r.score)}{mark} | {duration(r.seconds)} |"
+            f"| {r.count('no tests')} | {other} | {len(r.equivalent)} | {percent(r.score)}{mark} "
+            f"| {' / '.join(str(len(r.of_kind(kind))) for kind in KINDS)} | {duration(r.seconds)} |"
         )
     for r in results:
         lines += ["", f"## `{r.module}`", ""]
@@ -230,13 +263,17 @@ def render(results: list[ModuleResult], workers: int) -> str:
             lines.append(f"- stale entry in `{EQUIVALENT}`: `{entry.mutant}`: {why}")
         if r.stale:
             lines.append("")
-        survivors = r.not_killed
-        lines.append(f"{len(survivors)} mutants not killed." if survivors else "Every mutant is killed or listed as equivalent.")
-        for name in survivors:
-            diff = r.diff_by_mutant[name]
-            line = source_line(r.module, name, diff)
-            where = f", line {line}" if line else ""
-            lines += ["", f"### `{name.removeprefix(mutant_prefix(r.module))}` ({r.status_by_mutant[name]}{where})", "", "```diff", change_of(diff), "```"]
+        if not r.not_killed:
+            lines.append("Every mutant is killed or listed as equivalent.")
+        for kind in KINDS:
+            names = r.of_kind(kind)
+            if names:
+                lines += ["", f"### Not killed, {kind}: {len(names)}"]
+            for name in names:
+                line = r.line_by_mutant.get(name)
+                where = f", line {line}" if line else ""
+                heading = f"#### `{name.removeprefix(mutant_prefix(r.module))}` ({r.status_by_mutant[name]}{where})"
+                lines += ["", heading, "", "```diff", change_of(r.diff_by_mutant[name]), "```"]
     return "\n".join(lines) + "\n"
 
 
