@@ -52,4 +52,4 @@ schema: $(STAMP)
 	$(BIN)/checker schema
 
 clean:
-	rm -rf $(VENV) node_modules site build *.egg-info .pytest_cache mutants mutation/REPORT.md mutation/logs
+	rm -rf $(VENV) node_modules site build *.egg-info .pytest_cache mutation/REPORT.md mutation/logs

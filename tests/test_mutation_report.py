@@ -1,4 +1,4 @@
-"""The mutation report tool (`make mutation`): counting, subtracting equivalents, bad input.
+"""The mutation report tool (`make mutation`): staging, counting, subtracting equivalents, bad input.
 
 The tool needs mutmut (the `mutation` dependency group); without it these tests are skipped.
 """
@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("mutmut")
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "mutation_report.py"
+sys.path.insert(0, str(TOOL.parent))  # the tool imports its sibling mutation_stage, as a script does
 spec = importlib.util.spec_from_file_location("mutation_report", TOOL)
 assert spec and spec.loader
 tool = importlib.util.module_from_spec(spec)
@@ -90,3 +91,57 @@ def test_only_rules_and_state_modules_of_a_game_can_be_chosen() -> None:
     assert tool.rules_modules([str(MODULE)]) == [MODULE]
     with pytest.raises(tool.BadInput, match="not a rules module"):
         tool.rules_modules(["checker/runner.py"])
+
+
+DECORATED = """\
+registered = []
+
+
+def register(name):
+    def add(function):
+        registered.append((name, function.__name__))
+        return function
+    return add
+
+
+@register("first")
+@register(
+    "second",
+)
+def handler(x):
+    return x + 1
+
+
+class Thing:
+    def __init__(self):
+        self._v = 1
+
+    @property
+    def v(self):
+        return self._v
+
+    @v.setter
+    def v(self, value):
+        self._v = value
+
+    @staticmethod
+    def twice(x):
+        return 2 * x
+"""
+
+
+def test_staging_turns_each_decorator_into_an_assignment_that_does_the_same() -> None:
+    import mutation_stage
+
+    staged = mutation_stage.undecorate(DECORATED)
+    assert "@register" not in staged and "    @property" not in staged
+    assert 'handler = (register("first"))((register(\n    "second",\n))(handler))' in staged
+    assert "    v = (property)(v)" in staged
+    assert "    @v.setter" in staged and "    @staticmethod" in staged  # kept: see the module's docstring
+    before, after = {}, {}
+    exec(DECORATED, before)
+    exec(staged, after)
+    assert after["registered"] == before["registered"] == [("second", "handler"), ("first", "handler")]
+    thing = after["Thing"]()
+    thing.v = 5
+    assert (after["handler"](1), thing.v, after["Thing"].twice(3)) == (2, 5, 6)

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -40,9 +40,13 @@ from mutmut.mutation.diff_apply import get_diff_for_mutant
 from mutmut.stats import status_by_exit_code
 from mutmut.utils.format_utils import orig_function_and_class_names_from_key
 
+from mutation_stage import stage
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = Path("checker/games")
 RULES_MODULES = ("rules.py", "state.py")
+STAGE = Path("build/mutation")  # the copy mutmut works in (see mutation_stage)
+STAGED = ("checker", "scenarios", "pyproject.toml")
 OUT = Path("mutation")
 REPORT = OUT / "REPORT.md"
 LOGS = OUT / "logs"
@@ -130,7 +134,7 @@ def run_mutmut(module: Path, workers: int) -> float:
     print(f"mutating {module} ({workers} workers), log in {log_path}", flush=True)
     start = time.monotonic()
     with log_path.open("w", encoding="utf-8") as log:
-        finished = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
+        finished = subprocess.run(command, cwd=STAGE, stdout=log, stderr=subprocess.STDOUT, check=False)
     seconds = time.monotonic() - start
     if finished.returncode != 0:
         tail = log_path.read_text(encoding="utf-8", errors="replace").replace("\r", "\n").strip().splitlines()[-5:]
@@ -140,7 +144,7 @@ def run_mutmut(module: Path, workers: int) -> float:
 
 def statuses(module: Path) -> dict[str, str]:
     """Each mutant of the module and mutmut's verdict on it, from mutmut's result file."""
-    meta = Path("mutants") / f"{module}.meta"
+    meta = STAGE / "mutants" / f"{module}.meta"
     if not meta.is_file():
         raise BadInput(f"no mutation results for {module} ({meta} is missing): run without --report-only first")
     exit_codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
@@ -158,7 +162,7 @@ def change_of(diff: str) -> str:
     return "\n".join(line for line in lines if line[:1] in "+-" and not line.startswith(("+++", "---")))
 
 
-def source_line(module: Path, name: str, diff: str) -> int | None:
+def source_line(module: Path, name: str, diff: str) -> int | None:  # module: the original, not the staged copy
     """The line of the module where the mutant's first removed line is: its first match after
     the mutated function's ``def`` (the diff itself only numbers lines within the function)."""
     removed = next((line[1:].strip() for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")), None)
@@ -204,25 +208,32 @@ def load_equivalents(path: Path) -> list[Equivalent]:
 
 def collect(module: Path, seconds: float | None, equivalents: list[Equivalent]) -> ModuleResult:
     result = ModuleResult(module, seconds, statuses(module))
-    tree = ast.parse(module.read_text(encoding="utf-8"))
+    original = Path.cwd() / module
+    tree = ast.parse(original.read_text(encoding="utf-8"))
     for name, status in result.status_by_mutant.items():
         if status not in KILLED:
-            diff = get_diff_for_mutant(name, path=str(module))
+            diff = staged_diff(module, name)
             result.diff_by_mutant[name] = diff
-            result.line_by_mutant[name] = source_line(module, name, diff)
+            result.line_by_mutant[name] = source_line(original, name, diff)
             result.kind_by_mutant[name] = kind_at(tree, result.line_by_mutant[name])
     for entry in (e for e in equivalents if e.module == str(module)):
         name = mutant_prefix(module) + entry.mutant
         status = result.status_by_mutant.get(name)
         if status is None:
             result.stale.append((entry, "no such mutant any more"))
-        elif change_of(get_diff_for_mutant(name, path=str(module))) != entry.change:
+        elif change_of(staged_diff(module, name)) != entry.change:
             result.stale.append((entry, "the mutant now makes another change"))
         elif status in KILLED:
             result.stale.append((entry, f"{status} now: no longer a survivor"))
         else:
             result.equivalent.append(entry)
     return result
+
+
+def staged_diff(module: Path, name: str) -> str:
+    """mutmut's diff of one mutant against the function it mutates (read from the staged tree)."""
+    with contextlib.chdir(STAGE):
+        return get_diff_for_mutant(name, path=str(module))
 
 
 def percent(value: float) -> str:
@@ -286,9 +297,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         modules = rules_modules(args.module)
         equivalents = load_equivalents(EQUIVALENT)
-        if not args.report_only and not args.module:
-            shutil.rmtree("mutants", ignore_errors=True)  # mutmut does not notice a changed scenario
-            DURATIONS.unlink(missing_ok=True)
+        if not args.report_only:
+            # A full run starts afresh: mutmut does not notice a changed scenario. One module's run
+            # keeps the other modules' results and refreshes only the files that changed.
+            stage(Path.cwd(), STAGE, rules_modules([]), STAGED, fresh=not args.module)
+            if not args.module:
+                DURATIONS.unlink(missing_ok=True)
         seconds = last_durations()
         for module in [] if args.report_only else modules:
             seconds[str(module)] = run_mutmut(module, args.workers)
