@@ -59,22 +59,32 @@ def test_timeouts_count_as_killed_and_equivalents_leave_the_count() -> None:
 
 def test_the_report_counts_each_module_and_shows_each_survivor_with_its_diff() -> None:
     text = tool.render([result({"x_f__mutmut_1": "killed", "x_f__mutmut_2": "survived"})], workers=2)
-    assert "| `checker/games/many_marios_0/rules.py` | 2 | 1 | 1 | 0 | 0 | 0 | 0 | 50.0 % (below goal) | 1 / 0 / 0 | 1 min 15 s |" in text
+    assert "| `checker/games/many_marios_0/rules.py` | 2 | 1 | 1 | 0 | 0 | 0 | 0 | 50.0 % (below goal) | 1 / 0 / 0 / 0 | 1 min 15 s |" in text
     assert "### Not killed, rules: 1\n\n#### `x_f__mutmut_2` (survived)" in text
     assert "```diff\n-    if a <= b:\n+    if a < b:\n```" in text
 
 
 def test_a_survivor_is_grouped_by_the_call_its_line_belongs_to() -> None:
-    tree = tool.ast.parse(
+    source = (
         "def f(context, n):\n"
         "    if n > 1:\n"
         "        context.note('r.id', 'text',\n"
         "                     involves=[thing('x')])\n"
         "    raise InputError(f'bad {n}', path=('n',))\n"
     )
-    assert [tool.kind_at(tree, line) for line in (2, 3, 4, 5, None)] == [
-        "rules", "trace step", "trace step", "bad-input message", "rules",
+    tree = tool.ast.parse(source)
+    changes = {
+        2: "-    if n > 1:\n+    if n >= 1:",
+        3: "-        context.note('r.id', 'text',\n+        context.note(None, 'text',",
+        4: "-                     involves=[thing('x')])\n+                     involves=[thing('XXxXX')])",
+        5: "-    raise InputError(f'bad {n}', path=('n',))\n+    raise InputError(None, path=('n',))",
+    }
+    assert [tool.kind_at(source, tree, line, change) for line, change in changes.items()] == [
+        "rules", "citation", "trace step", "bad-input message",
     ]
+    text_only = "-        context.note('r.id', 'text',\n+        context.note('r.id', 'XXtextXX',"
+    assert tool.kind_at(source, tree, 3, text_only) == "trace step"
+    assert tool.kind_at(source, tree, None, "") == "rules"
 
 
 def test_a_broken_equivalents_file_is_one_located_message(tmp_path: Path) -> None:

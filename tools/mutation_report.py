@@ -55,11 +55,12 @@ DURATIONS = LOGS / "durations.json"  # seconds of each module's last run, for --
 GOAL = 0.85
 KILLED = ("killed", "timeout")  # a mutant that makes the scenarios loop forever is caught too
 EQUIVALENT_KEYS = {"module", "mutant", "change", "reason"}
-#: What a mutant not killed changes, by the call around its line: a trace step (``context.note``:
-#: the ruling cited, its text, entities and numbers), a bad-input message (``InputError``), or the
-#: rules themselves. Survivors are grouped by it, the rules first.
-KIND_BY_CALL = {"note": "trace step", "InputError": "bad-input message"}
-KINDS = ("rules", "trace step", "bad-input message")
+#: What a mutant not killed changes, by the call around its line: the ruling a trace step cites
+#: (the first argument of ``context.note``), the rest of a trace step (its text, entities and
+#: numbers), a bad-input message (``InputError``), or the rules themselves. Survivors are grouped
+#: by it, the rules first.
+TRACE, BAD_INPUT = "note", "InputError"
+KINDS = ("rules", "citation", "trace step", "bad-input message")
 
 
 class BadInput(Exception):
@@ -175,15 +176,23 @@ def source_line(module: Path, name: str, diff: str) -> int | None:  # module: th
     return None
 
 
-def kind_at(tree: ast.Module, line: int | None) -> str:
-    """What the code at ``line`` is part of: see ``KIND_BY_CALL``."""
+def kind_at(source: str, tree: ast.Module, line: int | None, change: str) -> str:
+    """What the mutant that makes ``change`` at ``line`` of ``source`` alters: one of ``KINDS``.
+
+    A change inside a trace step is a citation when the removed line holds the step's first
+    argument and the added line no longer does."""
     if line is None:
         return "rules"
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if name in KIND_BY_CALL:
-                return KIND_BY_CALL[name]
+            if name == BAD_INPUT:
+                return "bad-input message"
+            if name == TRACE:
+                cited = ast.get_source_segment(source, node.args[0]) if node.args else None
+                removed = " ".join(row[1:] for row in change.splitlines() if row.startswith("-"))
+                added = " ".join(row[1:] for row in change.splitlines() if row.startswith("+"))
+                return "citation" if cited and cited in removed and cited not in added else "trace step"
     return "rules"
 
 
@@ -209,13 +218,14 @@ def load_equivalents(path: Path) -> list[Equivalent]:
 def collect(module: Path, seconds: float | None, equivalents: list[Equivalent]) -> ModuleResult:
     result = ModuleResult(module, seconds, statuses(module))
     original = Path.cwd() / module
-    tree = ast.parse(original.read_text(encoding="utf-8"))
+    source = original.read_text(encoding="utf-8")
+    tree = ast.parse(source)
     for name, status in result.status_by_mutant.items():
         if status not in KILLED:
             diff = staged_diff(module, name)
             result.diff_by_mutant[name] = diff
             result.line_by_mutant[name] = source_line(original, name, diff)
-            result.kind_by_mutant[name] = kind_at(tree, result.line_by_mutant[name])
+            result.kind_by_mutant[name] = kind_at(source, tree, result.line_by_mutant[name], change_of(diff))
     for entry in (e for e in equivalents if e.module == str(module)):
         name = mutant_prefix(module) + entry.mutant
         status = result.status_by_mutant.get(name)
@@ -252,12 +262,12 @@ def render(results: list[ModuleResult], workers: int) -> str:
         f"that runs the mutated function fails or times out. Goal: {percent(GOAL)} killed per module, the",
         "mutants listed in `mutation/equivalent.yaml` subtracted.",
         "",
-        "Mutants not killed are grouped by what they change: the rules themselves, a trace step",
-        "(the ruling a step cites, its text, entities or numbers: `expect_cites:` kills a changed",
-        "citation), or the message of a bad-input error (golden scenarios are valid files).",
+        "Mutants not killed are grouped by what they change: the rules themselves, the ruling a trace",
+        "step cites (`expect_cites:` kills these), the rest of a trace step (its text, entities or",
+        "numbers), or the message of a bad-input error (golden scenarios are valid files).",
         "",
         "| module | made | killed | survived | timeout | no tests | other | equivalent | killed share "
-        "| not killed: rules / trace / bad input | run time |",
+        "| not killed: rules / citation / trace / bad input | run time |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
