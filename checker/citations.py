@@ -7,7 +7,7 @@ whose trace cites a ruling it exemplifies. Coverage counts only passing runs.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Collection, Iterable
 
 from checker.catalogue import Catalogue
 from checker.runner import RunResult
@@ -32,11 +32,13 @@ def uncited(result: RunResult, catalogue: Catalogue) -> tuple[str, ...]:
     return tuple(ruling for ruling in result.scenario.rulings if ruling not in shown)
 
 
-def covered(results: Iterable[RunResult], catalogue: Catalogue) -> dict[str, list[str]]:
-    """Each ruling demonstrated by a passing run, with the ids of the scenarios that demonstrate it."""
+def covered(
+    results: Iterable[RunResult], catalogue: Catalogue, verdicts: Collection[str] = ("pass",)
+) -> dict[str, list[str]]:
+    """Each ruling demonstrated by a passing run (or one of ``verdicts``), with the ids of the scenarios that demonstrate it."""
     shown: dict[str, list[str]] = {}
     for result in results:
-        if result.verdict == "pass" and result.scenario and result.scenario.game == catalogue.game:
+        if result.verdict in verdicts and result.scenario and result.scenario.game == catalogue.game:
             for ruling in sorted(demonstrated(result, catalogue)):
                 shown.setdefault(ruling, []).append(result.id)
     return shown

@@ -1,8 +1,8 @@
 """The ``checker`` command line.
 
-Exit codes: 0 every scenario passes (or is answered), 1 any fails, 2 any input
-is invalid. Invalid input gets one message with file, line and column, never a
-traceback.
+Exit codes: 0 every scenario passes (or is answered), 1 any fails (for
+``diff``: any verdict or answer changed), 2 any input is invalid. Invalid input
+gets one message with file, line and column, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,14 +11,18 @@ import argparse
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
-from checker import report, suite
+from checker import diff_format, gitrev, reference, report, skeleton, snapshot, suite
+from checker.diff import Diff, diff
 from checker.errors import InputError
-from checker.readings import explore
+from checker.game import Game
+from checker.readings import survey
 from checker.runner import RunResult
-from checker.schema import published_text
+from checker.scenario import Scenario, schema_reference
+from checker.schema import nearest, one_of, published_text
 
 SCHEMA_PATH = Path("schema") / "scenario.schema.json"
 
@@ -33,13 +37,46 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check scenario files or folders; one line per scenario")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    # Each JSON result also gives its game and outcome: what `checker diff` reads from the checker of another revision.
+    check.add_argument("--with-outcomes", action="store_true", help=argparse.SUPPRESS)
 
     explain = commands.add_parser("explain", help="the outcome and the full trace of one scenario or question")
     explain.add_argument("file", metavar="FILE")
     explain.add_argument("--format", choices=("text", "json"), default="text")
 
-    readings = commands.add_parser("readings", help="the outcome under every reading of the ambiguous rulings it touches")
+    readings = commands.add_parser(
+        "readings", help="whether the readings of the ambiguous rulings it touches change what the file asserts"
+    )
     readings.add_argument("file", metavar="FILE")
+    readings.add_argument("--vary-pinned", action="store_true", help="vary the readings the file pins too")
+    readings.add_argument("--verbose", action="store_true", help="also every run's outcome facts that differ")
+
+    compare = commands.add_parser(
+        "diff", help="what an engine change did: every scenario at a git revision and in the working tree, compared"
+    )
+    compare.add_argument("revision", nargs="?", metavar="REV", help="the revision to compare with (default: the merge base with main)")
+    compare.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: the repository's scenarios)")
+    compare.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+
+    new = commands.add_parser("new", help="write a skeleton scenario of GAME: a valid question to start a dispute from")
+    new.add_argument("game", metavar="GAME")
+    new.add_argument("--question", action="store_true", help="a plain question: not marked disputed, no expect: template")
+    new.add_argument("--from", dest="source", metavar="FILE", help="start from this scenario's state and actions, dropping its expectations")
+    new.add_argument("--output", metavar="FILE", help="write FILE (never overwriting one) instead of printing")
+
+    facts = commands.add_parser("facts", help="every fact a scenario of GAME can assert, and what its initial state inherits")
+    facts.add_argument("game", metavar="GAME")
+
+    disputes = commands.add_parser(
+        "disputes", help="search a game for small scenarios whose outcome changes with one ambiguous ruling's reading"
+    )
+    disputes.add_argument("--find", required=True, metavar="GAME", help="the game to search")
+    disputes.add_argument("--budget", type=_seconds, default=60.0, metavar="SECONDS",
+                          help="wall-clock time for the whole search, shared by the rulings (default 60)")
+    disputes.add_argument("--out", metavar="DIR", help="where candidates are written (default candidates/GAME)")
+    disputes.add_argument("--seed", type=int, metavar="N", help="a fixed seed: the same search finds the same candidates")
+    disputes.add_argument("--scenarios", default="scenarios", metavar="DIR",
+                          help="the suite whose gaps are reported (default scenarios; DIR/GAME when it exists)")
 
     schema = commands.add_parser("schema", help="write (or --check) the published JSON Schema of the scenario format")
     schema.add_argument("--output", default=str(SCHEMA_PATH), metavar="FILE")
@@ -50,7 +87,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        code = {"check": _check, "explain": _explain, "readings": _readings, "schema": _schema}[args.command](args)
+        commands = {"check": _check, "explain": _explain, "readings": _readings, "diff": _diff, "new": _new,
+                    "facts": _facts, "disputes": _disputes, "schema": _schema}
+        code = commands[args.command](args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
         return code
     except InputError as error:
@@ -66,7 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check(args: argparse.Namespace) -> int:
     results = suite.check(args.paths)
     if args.format == "json":
-        print(json.dumps({"summary": report.summary(results), "results": [report.result_json(r) for r in results]}, indent=2))
+        data = [report.result_json(r, with_outcome=args.with_outcomes) for r in results]
+        print(json.dumps({"summary": report.summary(results), "results": data}, indent=2))
     else:
         for result in results:
             note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
@@ -96,8 +136,113 @@ def _readings(args: argparse.Namespace) -> int:
     if isinstance(item, RunResult):
         print(report.headline(item), file=sys.stderr)
         return 2
-    print(report.exploration_text(explore(item, suite.games()[item.game])))
+    found = survey(item, suite.games()[item.game], hold=() if args.vary_pinned else item.readings)
+    if found.own.result.verdict == "invalid":
+        print(report.headline(found.own.result), file=sys.stderr)
+        return 2
+    print(report.readings_text(found, verbose=args.verbose))
     return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    result = _compare(Path.cwd(), args.revision, args.paths)
+    if args.format == "json":
+        print(json.dumps(diff_format.as_json(result), indent=2))
+    else:
+        print(diff_format.markdown(result) if args.format == "markdown" else diff_format.text(result))
+    return 1 if result.changed else 0
+
+
+def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
+    """Every scenario under ``paths`` by the checker of ``revision`` and by the working tree's, side by side."""
+    root = gitrev.repository_root(here)
+    try:
+        base = gitrev.resolve(root, revision)
+    except InputError as error:
+        if revision is not None and (here / revision).exists():
+            raise InputError(error.message, expected=f"a revision before the paths: checker diff main {revision}") from None
+        raise
+    relative = gitrev.relative_paths(root, here, paths) if paths else ["scenarios"]
+    with gitrev.checked_out(root, base) as tree, ThreadPoolExecutor(max_workers=2) as pool:
+        for path, shown in zip(relative, paths or relative, strict=True):
+            if not (tree / path).exists() and not (root / path).exists():
+                raise InputError(f"no such file or folder: {shown}", expected="a scenario file or a folder of them")
+        before = pool.submit(snapshot.observe, tree, relative, f"{base.label} ({base.short})")
+        after = pool.submit(snapshot.observe, root, relative, diff_format.AFTER)
+        return diff(base, before.result(), after.result())
+
+
+def _game(game_id: str) -> Game:
+    games = suite.games()
+    if game_id not in games:
+        raise InputError(f"unknown game {game_id!r}{nearest(game_id, games)}", expected=one_of(games))
+    return games[game_id]
+
+
+def _new(args: argparse.Namespace) -> int:
+    game = _game(args.game)
+    source: Scenario | None = None
+    if args.source:
+        [item] = suite.load_many(suite.scenario_files([args.source]))
+        if isinstance(item, RunResult):
+            print(report.headline(item), file=sys.stderr)
+            return 2
+        if item.game != game.id:
+            raise InputError(f"{args.source} is a scenario of {item.game}, not {game.id}", expected=f"a {game.id} scenario after --from")
+        source = item
+    target = Path(args.output) if args.output else None
+    folders = [path for path in (Path("scenarios"), target.parent if target else None) if path and path.is_dir()]
+    taken = skeleton.known_ids(path for folder in folders for path in suite.scenario_files([folder]))
+    schema_ref = skeleton.DEFAULT_SCHEMA_REF
+    if target is not None:
+        schema_ref = schema_reference(SCHEMA_PATH, target.parent)
+    text = skeleton.skeleton(game, question=args.question, source=source, taken=taken, schema_ref=schema_ref)
+    if target is None:
+        print(text, end="")
+    else:
+        skeleton.write_new(target, text)
+        print(f"wrote {target}", file=sys.stderr)
+    return 0
+
+
+def _facts(args: argparse.Namespace) -> int:
+    print(reference.markdown(_game(args.game)), end="")
+    return 0
+
+
+def _disputes(args: argparse.Namespace) -> int:
+    # Imported here: Hypothesis and networkx take longer to load than every other command takes to run.
+    from checker import disputes
+    from checker.gaps import gaps
+
+    game = _game(args.find)
+    folder = Path(args.out) if args.out else Path("candidates") / game.id
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{folder} is a file", expected="a folder for the candidates (created if missing)")
+    own_folder = Path(args.scenarios) / game.id
+    files = suite.scenario_files([own_folder if own_folder.is_dir() else args.scenarios])  # refused before the search
+    source = disputes.generator(game)
+    if source is None:
+        print(f"{game.id} has no scenario generator (a 'generators' module in its package defining scenarios()): "
+              "no search")
+    else:
+        seed = "random seed" if args.seed is None else f"seed {args.seed}"
+        print(f"Searching {len(disputes.ambiguous(game))} ambiguous rulings of {game.id} for {args.budget:g} s ({seed}):",
+              flush=True)
+        findings = disputes.find_disputes(game, source, suite.default(), seconds=args.budget, seed=args.seed,
+                                          folder=folder, schema=SCHEMA_PATH)
+        for line in report.findings_lines(findings):
+            print(line)
+    for line in report.gaps_lines(gaps(game, suite.check(files))):
+        print(line)
+    return 0
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
 
 
 def _schema(args: argparse.Namespace) -> int:

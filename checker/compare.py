@@ -18,14 +18,15 @@ class Mismatch:
     at: DataPath = ()  # where the expectation stands in the scenario file
 
     def render(self) -> str:
-        text = f"{self.field}: expected {_show(self.expected)}, got {_show(self.actual)}"
+        text = f"{self.field}: expected {shown(self.expected)}, got {shown(self.actual)}"
         return f"{text} ({self.note})" if self.note else text
 
     def to_json(self) -> dict[str, Any]:
         return {"field": self.field, "expected": self.expected, "actual": self.actual, "note": self.note}
 
 
-def _show(value: Any) -> str:
+def shown(value: Any) -> str:
+    """A fact's value for people, as YAML; ``None`` (the engine produced nothing there) reads 'nothing'."""
     return "nothing" if value is None else show(value)
 
 
@@ -65,11 +66,35 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") ->
     return []
 
 
-def flatten(facts: Any, prefix: str = "") -> dict[str, Any]:
-    """Every leaf fact by its dotted path (lists are leaves)."""
+def project(expected: Any, actual: Any) -> Any:
+    """The part of ``actual`` that ``expected`` lists, walked by :func:`compare`'s rules.
+
+    A mapping keeps only the keys ``expected`` lists (a key the engine does not produce
+    stays absent); a list of mappings as long as the expected one is projected item by
+    item; anything else, a list of another length included, is taken whole.
+    """
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        return {key: project(wanted, actual[key]) for key, wanted in expected.items() if key in actual}
+    if (isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual)
+            and any(isinstance(e, Mapping) for e in expected)):
+        return [project(wanted, got) for wanted, got in zip(expected, actual, strict=True)]
+    return actual
+
+
+def flatten(facts: Any, prefix: str = "", *, into_lists: bool = False) -> dict[str, Any]:
+    """Every leaf fact by its dotted path.
+
+    Lists are leaves, unless ``into_lists``: then a list holding mappings is opened
+    item by item, named ``name[index]`` as :func:`compare` names them.
+    """
     if isinstance(facts, Mapping) and (facts or not prefix):
         flat: dict[str, Any] = {}
         for key, value in facts.items():
-            flat.update(flatten(value, f"{prefix}.{key}" if prefix else str(key)))
+            flat.update(flatten(value, f"{prefix}.{key}" if prefix else str(key), into_lists=into_lists))
+        return flat
+    if into_lists and isinstance(facts, list) and any(isinstance(item, Mapping) for item in facts):
+        flat = {}
+        for index, item in enumerate(facts):
+            flat.update(flatten(item, f"{prefix}[{index}]", into_lists=True))
         return flat
     return {prefix: facts}

@@ -188,17 +188,23 @@ class GameData:
     procedure: Procedure
     schema: dict[str, Any]
     cards: dict[str, Any]
+    starter: dict[str, Any]  # where a new scenario starts: assumptions, cards, initial, actions
 
     @classmethod
     def beside(cls, module_file: str) -> "GameData":
         folder = Path(module_file).parent
-        cards_file = folder / "cards.yaml"
         return cls(
             catalogue=load_catalogue(folder / "rulings.yaml"),
             procedure=load_procedure(folder / "procedure.yaml"),
             schema=yaml.safe_load((folder / "schema.yaml").read_text(encoding="utf-8")),
-            cards=yaml.safe_load(cards_file.read_text(encoding="utf-8")) if cards_file.exists() else {},
+            cards=_optional(folder / "cards.yaml"),
+            starter=_optional(folder / "starter.yaml"),
         )
+
+
+def _optional(path: Path) -> dict[str, Any]:
+    """A data file's mapping, or nothing when the game has no such file."""
+    return yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 class RulesModule(Protocol):
@@ -250,8 +256,18 @@ class Game:
         return self.data.schema
 
     @property
+    def starter(self) -> dict[str, Any]:
+        """Where ``checker new`` starts a scenario (``starter.yaml``): a small valid state and actions."""
+        return self.data.starter
+
+    @property
     def reject_reasons(self) -> tuple[str, ...]:
         return tuple(self.vocabulary.reject_reasons)
+
+    @property
+    def question_kinds(self) -> tuple[str, ...]:
+        """The entity kinds two of which that never interact are an open question."""
+        return tuple(k for k, kind in self.entity_kinds.items() if kind.open_questions)
 
     def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> Any:
         """Build the initial state from the scenario and the game's card catalogue.

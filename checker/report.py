@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import yaml
 
 from checker.catalogue import Catalogue
 from checker.citations import uncited
-from checker.compare import Mismatch, flatten
+from checker.compare import Mismatch, flatten, shown
 from checker.errors import InputError
-from checker.readings import Exploration
-from checker.runner import SETUP, RunResult
+from checker.readings import Branch, Survey, Variation
+from checker.runner import RunResult, refused_what
 from checker.trace import TraceStep
+
+if TYPE_CHECKING:  # annotations only: both modules build on this one
+    from checker.disputes import Finding
+    from checker.gaps import Gaps
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "question": "ANSWER", "invalid": "INVALID", "error": "ERROR"}
 
@@ -77,10 +81,14 @@ class _PlainDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: igno
         return True
 
 
-def yaml_text(data: Any, *, flow_leaves: bool = False) -> str:
-    """Data as YAML for people: keys in their order, no aliases; short lists inline if ``flow_leaves``."""
+def yaml_text(data: Any, *, flow_leaves: bool = False, width: int = 80) -> str:
+    """Data as YAML for people: keys in their order, no aliases; short lists inline if ``flow_leaves``.
+
+    Text longer than ``width`` is folded onto further lines.
+    """
     return yaml.dump(
-        data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None if flow_leaves else False
+        data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None if flow_leaves else False,
+        width=width,
     )
 
 
@@ -94,7 +102,7 @@ def explain(result: RunResult) -> str:
     parts = [f"{result.scenario.id}: {result.scenario.title}", f"verdict: {LABELS[result.verdict]}"]
     parts += details(result)
     for index, rejection in sorted(result.rejections.items()):
-        parts.append(f"{_refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
+        parts.append(f"{refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
     if result.readings:
         parts.append("readings of ambiguous rulings used: " + ", ".join(f"{r}={n}" for r, n in result.readings.items()))
     parts.append("trace:")
@@ -115,10 +123,6 @@ def _error_json(path: str, error: InputError) -> dict[str, Any]:
     }
 
 
-def _refused_what(index: int) -> str:
-    return "the initial state" if index == SETUP else f"action {index + 1}"
-
-
 def summary(results: list[RunResult]) -> str:
     counts = {verdict: 0 for verdict in LABELS}
     for result in results:
@@ -129,7 +133,8 @@ def summary(results: list[RunResult]) -> str:
     )
 
 
-def result_json(result: RunResult, *, with_trace: bool = False) -> dict[str, Any]:
+def result_json(result: RunResult, *, with_trace: bool = False, with_outcome: bool = False) -> dict[str, Any]:
+    """One result for machines; ``with_outcome`` adds the game and the outcome facts (what ``checker diff`` reads)."""
     data: dict[str, Any] = {
         "id": result.id,
         "path": result.path,
@@ -146,27 +151,108 @@ def result_json(result: RunResult, *, with_trace: bool = False) -> dict[str, Any
         data["error"] = {"file": result.path, "message": result.crash.rstrip().splitlines()[-1], "internal": True,
                          "traceback": result.crash}
     data["cited"] = list(result.cited)
-    if with_trace:
+    if with_outcome or with_trace:
+        data["game"] = result.scenario.game if result.scenario else None
         data["outcome"] = result.outcome
+    if with_trace:
         data["trace"] = [step.to_json() for step in result.trace]
     return data
 
 
-def exploration_text(exploration: Exploration) -> str:
-    if not exploration.touched:
-        return "This scenario touches no ambiguous ruling: its outcome does not depend on any reading."
-    lines = ["Ambiguous rulings touched: " + ", ".join(exploration.touched)]
-    flats = [flatten(branch.result.outcome) for branch in exploration.branches]
+def readings_text(survey: Survey, *, verbose: bool = False) -> str:
+    """What the readings of the ambiguous rulings change in what the file asserts, ending with a verdict per ruling.
+
+    ``verbose`` adds every run's verdict, refusals, mismatches and every outcome fact that differs between runs.
+    """
+    own = survey.own.result
+    if not survey.touched:
+        return f"{own.id}: touches no ambiguous ruling: its outcome does not depend on any reading."
+    in_force = ", ".join(f"{ruling}={_tagged(survey, ruling, name)}" for ruling, name in survey.own.readings.items())
+    lines = [f"{own.id}: {LABELS[own.verdict]} as the file reads them: {in_force}"]
+    if verbose:
+        lines += _every_run(survey.branches)
+    for variation in survey.variations:
+        if variation.changes_the_outcome:
+            lines += _variation_lines(survey, variation)
+    lines += [f"{ruling}: {_ruling_verdict(survey, ruling)}" for ruling in survey.touched]
+    varied = len(survey.variations)
+    rulings = f"the {varied} ambiguous ruling{'s' if varied != 1 else ''} it touches{' and does not pin' if survey.held else ''}"
+    if survey.passes_under_every_reading:
+        lines.append(f"passes under every reading of {rulings}")
+    elif survey.same_answer_under_every_reading:
+        lines.append(f"gives the same answer under every reading of {rulings}")
+    return "\n".join(lines)
+
+
+def _tagged(survey: Survey, ruling: str, name: str) -> str:
+    return f"{name} ({'pinned' if survey.pinned.get(ruling) == name else 'default'})"
+
+
+def _ruling_verdict(survey: Survey, ruling: str) -> str:
+    if ruling in survey.held:
+        return f"pinned to {survey.pinned[ruling]} by the file, not varied (--vary-pinned varies it)"
+    [variation] = (v for v in survey.variations if v.ruling == ruling)
+    context = _departure(survey, variation)
+    verdict = "changes the outcome" if variation.changes_the_outcome else "no difference here"
+    return f"{verdict} ({context}, where it is consulted)" if context else verdict
+
+
+def _departure(survey: Survey, variation: Variation) -> str:
+    """Where a ruling consulted only under another reading was varied: 'under r=name' ('' for the file's own run)."""
+    ruling, baseline = variation.ruling, variation.baseline
+    own = survey.own.readings
+    under = [f"{r}={n}" for r, n in baseline.readings.items() if r != ruling and own.get(r) != n]
+    return f"under {', '.join(under)}" if under else ""
+
+
+def _variation_lines(survey: Survey, variation: Variation) -> list[str]:
+    """Each reading's verdict, then each asserted fact that differs with its value under each reading."""
+    ruling = variation.ruling
+    context = _departure(survey, variation)
+    lines = [f"{ruling}, {context + ', ' if context else ''}every other reading as the file has it:"]
+    names = [branch.readings[ruling] for branch in variation.branches]
+    labels = [_tagged(survey, ruling, names[0]), *names[1:]]
+    lines += [f"    {label}: {LABELS[branch.result.verdict]}" for label, branch in zip(labels, variation.branches, strict=True)]
+    for fact in variation.differing():
+        lines.append(f"  {fact}")
+        lines += [f"    {name}: {shown(branch.asserted.get(fact))}" for name, branch in zip(names, variation.branches, strict=True)]
+    return lines
+
+
+def _every_run(branches: Iterable[Branch]) -> list[str]:
+    """Every run's verdict, refusals and mismatches, and every outcome fact that differs between the runs."""
+    branches = list(branches)
+    lines = ["every run:"]
+    flats = [flatten(branch.result.outcome) for branch in branches]
     differing = sorted({key for flat in flats for key in flat if len({repr(f.get(key)) for f in flats}) > 1})
-    for branch, flat in zip(exploration.branches, flats, strict=True):
+    for branch, flat in zip(branches, flats, strict=True):
         pins = ", ".join(f"{r}={n}" for r, n in branch.readings.items())
         lines.append(f"- under {pins}: {LABELS[branch.result.verdict]}")
         for index, rejection in sorted(branch.result.rejections.items()):
-            lines.append(f"    {_refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
+            lines.append(f"    {refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
         for label, mismatch in branch.result.mismatches:
             lines.append(f"    {label}: {mismatch.render()}")
         for key in differing:
             lines.append(f"    {key} = {flat.get(key)!r}")
-    verdict = "DEPENDS on the reading" if exploration.depends_on_reading else "is the same under every reading"
-    lines.append(f"The outcome {verdict}.")
-    return "\n".join(lines)
+    return lines
+
+
+def findings_lines(findings: Iterable[Finding]) -> list[str]:
+    lines = []
+    for finding in findings:
+        if finding.path is None:
+            lines.append(f"  {finding.ruling}: no divergence found in the budget")
+        else:
+            count = f"{finding.actions} action{'' if finding.actions == 1 else 's'}"
+            lines.append(f"  {finding.ruling}: found a minimal scenario ({count}): {finding.path}")
+    return lines
+
+
+def gaps_lines(found: Gaps, shown: int = 10) -> list[str]:
+    """Where disputes may hide, for reviewers: uncited rulings, then the pairs no scenario connects."""
+    lines = [f"Rulings no scenario or question cites ({len(found.uncited)})" + (": " + ", ".join(found.uncited) if found.uncited else "")]
+    pairs = found.unconnected
+    head = f"Pairs of {', '.join(found.kinds) or 'entities'} no scenario connects ({len(pairs)})"
+    lines.append(head + (f", the {min(shown, len(pairs))} between the most connected:" if pairs else ""))
+    lines += [f"  {a[1]} ({a[0]}) × {b[1]} ({b[0]})" for a, b in pairs[:shown]]
+    return lines

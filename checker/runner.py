@@ -16,7 +16,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Protocol
 
-from checker.compare import Mismatch, compare
+from checker.compare import Mismatch, compare, flatten, project
 from checker.errors import InputError, Rejection
 from checker.game import Context, Game
 from checker.scenario import Action, Scenario
@@ -34,6 +34,12 @@ class Checkpoint:
     action: int | None
     mismatches: tuple[Mismatch, ...]
     observed: dict[str, Any] = field(default_factory=dict)  # the game's facts at that point
+    expected: Mapping[str, Any] | None = None  # the scenario's `expect:` compared there; None for a refusal
+
+    @property
+    def asserted(self) -> dict[str, Any]:
+        """The observed facts that the expectation lists, by dotted path (see :func:`checker.compare.project`)."""
+        return flatten(project(self.expected, self.observed)) if self.expected is not None else {}
 
     @property
     def label(self) -> str:
@@ -71,6 +77,11 @@ class RunResult:
     def cited(self) -> tuple[str, ...]:
         """The rulings the engine's trace cites, in the order it first cites them."""
         return tuple(dict.fromkeys(step.ruling for step in self.trace if step.ruling))
+
+
+def refused_what(index: int) -> str:
+    """What a refusal at ``index`` refused, for people: the initial state or action N."""
+    return "the initial state" if index == SETUP else f"action {index + 1}"
 
 
 class Audit(Protocol):
@@ -193,7 +204,7 @@ class _Play:
         return facts
 
     def _compare(self, index: int | None, expected: Mapping[str, Any], observed: dict[str, Any], *, at: tuple[Any, ...]) -> None:
-        self.result.checkpoints.append(Checkpoint(index, tuple(compare(expected, observed, at=at)), observed))
+        self.result.checkpoints.append(Checkpoint(index, tuple(compare(expected, observed, at=at)), observed, expected))
 
     def _mismatch(self, index: int, mismatch: Mismatch) -> None:
         self.result.checkpoints.append(Checkpoint(index, (mismatch,)))

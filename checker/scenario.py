@@ -6,6 +6,8 @@ carries the line and column it is about.
 
 from __future__ import annotations
 
+import datetime
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -18,6 +20,11 @@ from checker.yamlsafe import Document, load_file
 MODELINE = "# yaml-language-server: $schema="
 
 
+def schema_reference(schema: Path, folder: Path) -> str:
+    """The path a modeline in a file of ``folder`` gives to reach ``schema``."""
+    return Path(os.path.relpath(schema.resolve(), folder.resolve())).as_posix()
+
+
 @dataclass(frozen=True)
 class Action:
     index: int  # position in the scenario's ``actions`` list, 0-based
@@ -28,6 +35,22 @@ class Action:
     @property
     def kind(self) -> str:
         return str(self.data["action"])
+
+
+@dataclass(frozen=True)
+class DisputeRuling:
+    """The ruling made on a disputed scenario (its ``ruling:`` key).
+
+    What was adopted is either readings of the catalogue's ambiguous rulings or, where no
+    reading fits, the outcome in words; the loader checks readings against the catalogue, but
+    cannot check that the reasoning quotes the source faithfully.
+    """
+
+    readings: Mapping[str, str]  # ruling id -> the reading adopted (empty when ``outcome`` is given)
+    outcome: str  # the outcome adopted, in words ('' when ``readings`` are given)
+    reasoning: str
+    date: datetime.date
+    by: str = ""
 
 
 @dataclass(frozen=True)
@@ -49,6 +72,12 @@ class Scenario:
     expect: Mapping[str, Any] | None
     reject: str | None = None  # the reason the game is expected to refuse the initial state
     expect_cites: tuple[str, ...] = ()  # rulings the run's trace must cite
+    ruling: DisputeRuling | None = None  # the ruling made, when the dispute was ruled on
+
+    @property
+    def is_open_dispute(self) -> bool:
+        """A disputed scenario no ruling has settled yet."""
+        return self.status == "disputed" and self.ruling is None
 
     @property
     def is_question(self) -> bool:
@@ -74,16 +103,33 @@ def load_scenario(path: str | Path, games: Mapping[str, Game], validator: Valida
         raise document.locate(error) from None
 
 
-def _build(path: str, document: Document, games: Mapping[str, Game], validator: Validator) -> Scenario:
+def scenario_from_data(data: Any, path: str, games: Mapping[str, Game], validator: Validator | None) -> Scenario:
+    """Plain data as if it were a file's content; errors carry no line (there is no file).
+
+    With no ``validator`` the schema is not checked, only the rulings and readings: for data
+    known to be well formed (a generator's), whose schema check would cost more than a run.
+    """
+    return _build(path, Document(data), games, validator)
+
+
+def _build(path: str, document: Document, games: Mapping[str, Game], validator: Validator | None) -> Scenario:
     data = document.data
     if not isinstance(data, dict):
         raise InputError("a scenario is a mapping of keys", expected="'id:', 'game:', 'title:' ... at the top level")
+    if "ruling" in data and data.get("status") != "disputed":
+        raise InputError(
+            "a scenario with 'ruling:' records the ruling made on a dispute",
+            path=("ruling",),
+            on_key=True,
+            expected="'status: disputed' in this file",
+        )
     game_id = data.get("game")
     if isinstance(game_id, str) and game_id not in games:
         raise InputError(
             f"unknown game {game_id!r}{nearest(game_id, games)}", path=("game",), expected=one_of(games)
         )
-    errors = _independent(sorted(validator.errors(data), key=lambda e: _order(document, e)))
+    found = validator.errors(data) if validator is not None else []
+    errors = _independent(sorted(found, key=lambda e: _order(document, e)))
     if errors:
         first, *others = errors
         raise first.with_others(others)
@@ -116,6 +162,25 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         expect=data.get("expect"),
         reject=data["reject"]["reason"] if "reject" in data else None,
         expect_cites=tuple(data.get("expect_cites", ())),
+        ruling=_dispute_ruling(data["ruling"], game) if "ruling" in data else None,
+    )
+
+
+def _dispute_ruling(raw: Mapping[str, Any], game: Game) -> DisputeRuling:
+    """The ``ruling:`` of a scenario the schema has accepted: readings and date checked."""
+    adopted = raw["adopted"]
+    readings = dict(adopted) if isinstance(adopted, dict) else {}
+    _check_readings(readings, game, ("ruling", "adopted"))
+    try:
+        date = datetime.date.fromisoformat(raw["date"])
+    except ValueError:
+        raise InputError(f"no such date: {raw['date']!r}", path=("ruling", "date"), expected="a date written YYYY-MM-DD") from None
+    return DisputeRuling(
+        readings=readings,
+        outcome="" if readings else str(adopted),
+        reasoning=raw["reasoning"],
+        date=date,
+        by=raw.get("by", ""),
     )
 
 
@@ -154,12 +219,18 @@ def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
                     path=(key, index),
                     expected=f"a ruling id of {game.id}'s catalogue",
                 )
-    for ruling_id, reading in data.get("readings", {}).items():
+    _check_readings(data.get("readings", {}), game, ("readings",))
+
+
+def _check_readings(readings: Mapping[str, str], game: Game, at: tuple[str, ...]) -> None:
+    """Every key an ambiguous ruling of the catalogue, every value one of its readings."""
+    catalogue = game.catalogue
+    for ruling_id, reading in readings.items():
         if ruling_id not in catalogue or catalogue[ruling_id].status != "ambiguous":
             ambiguous = [r.id for r in catalogue.with_status("ambiguous")]
             raise InputError(
                 f"{ruling_id!r} is not an ambiguous ruling{nearest(ruling_id, ambiguous)}",
-                path=("readings", ruling_id),
+                path=(*at, ruling_id),
                 on_key=True,
                 expected=one_of(ambiguous),
             )
@@ -167,6 +238,6 @@ def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
         if reading not in names:
             raise InputError(
                 f"unknown reading {reading!r} of {ruling_id}{nearest(reading, names)}",
-                path=("readings", ruling_id),
+                path=(*at, ruling_id),
                 expected=one_of(names),
             )

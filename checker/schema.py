@@ -21,6 +21,36 @@ from checker.vocabulary import Entry
 
 SCHEMA_ID = "https://rulings-checker.invalid/schema/scenario.schema.json"
 SLUG = "^[a-z0-9]+(-[a-z0-9]+)*$"
+ISO_DATE = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+
+#: The ruling made on a disputed scenario: what was adopted, why (quoting the source), when, by whom.
+RULING_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "The ruling made on this dispute (status: disputed): adopted, reasoning, date, optionally by.",
+    "additionalProperties": False,
+    "required": ["adopted", "reasoning", "date"],
+    "properties": {
+        "adopted": {
+            "type": ["object", "string"],
+            "minLength": 1,
+            "minProperties": 1,
+            "additionalProperties": {"type": "string"},
+            "description": "The reading adopted, as {ruling id: reading name}, or the outcome adopted, in words.",
+        },
+        "reasoning": {"type": "string", "minLength": 1, "description": "Why, quoting the source document."},
+        "date": {"type": "string", "pattern": ISO_DATE, "description": "When the ruling was made, as YYYY-MM-DD."},
+        "by": {"type": "string", "description": "Who ruled."},
+    },
+}
+
+#: A scenario that carries a ruling is a dispute: ``status: disputed``.
+RULED_IS_DISPUTED: dict[str, Any] = {
+    "if": {"required": ["ruling"]},
+    "then": {
+        "required": ["status"],
+        "properties": {"status": {"const": "disputed", "description": "status: disputed (a scenario with a ruling: is a dispute)"}},
+    },
+}
 
 
 def rebase(node: Any, prefix: str) -> Any:
@@ -152,13 +182,14 @@ def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
                 "additionalProperties": {"type": "string"},
                 "description": "Pinned readings of ambiguous rulings: ruling id -> reading name.",
             },
+            "ruling": RULING_SCHEMA,
             "cards": {"type": "object"},
             "initial": {"type": "object"},
             "actions": {"type": "array"},
             "expect": {"type": "object"},
             "reject": {"type": "object", "description": "The game refuses to start from this initial state (setup)."},
         },
-        "allOf": game_branches,
+        "allOf": [RULED_IS_DISPUTED, *game_branches],
         "definitions": definitions,
     }
 
@@ -201,7 +232,7 @@ def one_of(choices: Iterable[Any], limit: int = 12) -> str:
     return f"one of {shown}{more}"
 
 
-_TYPE_WORDS = {
+TYPE_WORDS = {
     "object": "a mapping",
     "array": "a list",
     "string": "text",
@@ -271,7 +302,7 @@ def _explain(error: jsonschema.ValidationError) -> InputError:
         return InputError(f"missing key '{missing[0]}'", path=path, expected=f"a '{missing[0]}' key here")
     if kind == "type":
         wanted_list = wanted if isinstance(wanted, list) else [wanted]
-        words = " or ".join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted_list)
+        words = " or ".join(TYPE_WORDS.get(str(w), str(w)) for w in wanted_list)
         return InputError(f"wrong type: got {_describe(error.instance)}", path=path, expected=words)
     if kind in ("enum", "const"):
         choices = wanted if kind == "enum" else [wanted]
@@ -287,6 +318,8 @@ def _explain(error: jsonschema.ValidationError) -> InputError:
         )
     if kind == "pattern" and path and path[-1] == "id":
         return InputError(f"id {_quoted(error.instance)} is not a slug", path=path, expected="lower-case words joined by '-', e.g. 'shotgun-under-nice-fight'")
+    if kind == "pattern" and wanted == ISO_DATE:
+        return InputError(f"date {_quoted(error.instance)} is not written YYYY-MM-DD", path=path, expected="a date such as 2024-05-01")
     description = schema.get("description")
     limit = _limit(str(kind), wanted, error.instance)
     if limit is not None:

@@ -10,7 +10,7 @@ from checker.errors import InputError
 from checker.game import Game
 from checker.games import registry
 from checker.runner import RunResult, run
-from checker.scenario import Scenario, load_scenario
+from checker.scenario import Scenario, load_scenario, scenario_from_data
 from checker.schema import Validator
 
 SUFFIXES = (".yaml", ".yml")
@@ -29,6 +29,13 @@ class Suite:
             return load_scenario(path, self.games, self.validator)
         except InputError as error:
             return RunResult.invalid(str(path), error)
+
+    def from_data(self, data: Mapping[str, object], path: str, *, validate: bool = True) -> Scenario:
+        """A scenario from plain data (a file not yet written); raises :class:`InputError` if it is not valid.
+
+        ``validate=False`` skips the schema (see :func:`checker.scenario.scenario_from_data`).
+        """
+        return scenario_from_data(data, path, self.games, self.validator if validate else None)
 
     def load_many(self, paths: Iterable[Path]) -> list[Scenario | RunResult]:
         loaded: list[Scenario | RunResult] = []

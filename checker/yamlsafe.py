@@ -98,8 +98,15 @@ def load_text(text: str) -> Document:
         raise InputError(
             f"YAML syntax: {problem}", expected="well-formed YAML", position=_position(mark)
         ) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        at = exc.position
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise InputError(
+            f"YAML syntax: {exc.reason} (character U+{code:04X})", expected="well-formed YAML",
+            position=Position(text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1),
+        ) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"YAML syntax: {exc}", expected="well-formed YAML") from None
+        raise InputError(f"YAML syntax: {exc}", expected="well-formed YAML", position=Position(1, 1)) from None
     if root is None:
         raise InputError("the file is empty", expected="a scenario mapping", position=Position(1, 1))
     document = Document(data=None)
@@ -122,8 +129,10 @@ def load_file(path: str) -> Document:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
         raise InputError(
-            f"not UTF-8 text (byte {exc.start})", expected="a UTF-8 encoded YAML file"
+            f"not UTF-8 text (byte {exc.start})", expected="a UTF-8 encoded YAML file",
+            position=Position(raw.count(b"\n", 0, exc.start) + 1, exc.start - line_start + 1),
         ) from None
     return load_text(text)
 

@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-import functools
-import http.server
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +10,7 @@ from checker import suite
 from checker.runner import RunResult
 from checker.scenario import Scenario
 from checker.site import build as site_build
+from checker.site.build import serve
 
 pytest_plugins = ["pytester"]
 
@@ -54,16 +52,6 @@ class Site:
 
 def build_site(folder: Path, scenarios: Path, node_modules: Path = ROOT / "node_modules") -> Path:
     return site_build.build_site(ROOT / "mkdocs.yml", folder, scenarios, node_modules)
-
-
-def serve(folder: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/", server
 
 
 @pytest.fixture(scope="session")

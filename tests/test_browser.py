@@ -7,6 +7,7 @@ than this machine's loopback is aborted and fails the test.
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlparse
 
@@ -21,6 +22,14 @@ FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 MR = "monster-rancher-bc2"
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "screenshots"  # ignored by git: for a person to look at
+#: The visible nodes of a graph that no visible edge joins to another (JavaScript, given a Cytoscape instance).
+ISOLATED = "(cy => cy.nodes(':visible').filter(n => n.connectedEdges(':visible').length === 0).map(n => n.id()))"
+#: Every visible node's label and the size it is drawn at, in CSS pixels.
+LABELS = """(cy => cy.nodes(':visible').map(n => ({id: n.id(), label: n.style('label'),
+            px: parseFloat(n.style('font-size')) * cy.zoom(), rendered: parseFloat(n.renderedStyle('font-size')),
+            hiddenBelow: parseFloat(n.style('min-zoomed-font-size'))})))"""
 
 
 @pytest.fixture(scope="session")
@@ -36,17 +45,35 @@ def browser():
 
 
 class Watched:
-    def __init__(self, page) -> None:
+    def __init__(self, page, name: str = "desktop") -> None:
         self.page = page
+        self.name = name
         self.errors: list[str] = []
         self.outside: list[str] = []
 
 
+VIEWPORTS = {
+    "desktop": {"viewport": {"width": 1366, "height": 768}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2},
+}
+
+
 @pytest.fixture
 def tab(browser) -> Iterator[Watched]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield from watched_tab(browser, VIEWPORTS["desktop"])
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def any_tab(browser, request) -> Iterator[Watched]:
+    """A tab on a 1366 × 768 desktop screen, then on a 390 px wide phone."""
+    yield from watched_tab(browser, VIEWPORTS[request.param], request.param)
+
+
+def watched_tab(browser, options: dict, name: str = "desktop") -> Iterator[Watched]:
+    context = browser.new_context(**options)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    watched = Watched(page)
+    watched = Watched(page, name)
 
     def route(route) -> None:
         host = urlparse(route.request.url).hostname
@@ -69,6 +96,8 @@ def open_page(tab: Watched, site: Site, path: str) -> None:
     response = tab.page.goto(site.base + path)
     assert response is not None and response.ok, path
     tab.page.wait_for_load_state("networkidle")
+    if tab.page.locator(".rk-graph-box").count():
+        tab.page.wait_for_selector("html[data-rk-graphs=drawn]", state="attached")
 
 
 def graph_nodes(tab: Watched, index: int = 0) -> int:
@@ -141,13 +170,17 @@ def test_procedure_step_opens_its_ruling(tab: Watched, site: Site) -> None:
     assert tab.page.url.endswith(f"/{MR}/rulings/mr.attack.final-additive/")
 
 
-def test_kind_filter_hides_and_shows_nodes(tab: Watched, site: Site) -> None:
+def test_kind_filter_hides_and_shows_nodes_and_leaves_none_alone(tab: Watched, site: Site) -> None:
     open_page(tab, site, f"{MR}/")
     before = graph_nodes(tab, 1)
-    tab.page.locator(".rk-graph-kinds input[value=monster]").check()
-    assert graph_nodes(tab, 1) > before
     tab.page.locator(".rk-graph-kinds input[value=card]").uncheck()
-    assert graph_nodes(tab, 1) < before + 40
+    after = graph_nodes(tab, 1)
+    assert 0 < after < before
+    assert tab.page.evaluate(f"{ISOLATED}(document.querySelectorAll('.rk-graph')[1].rkGraph)") == []
+    kinds = tab.page.evaluate("document.querySelectorAll('.rk-graph')[1].rkGraph.nodes(':visible').map(n => n.data('kind'))")
+    assert "card" not in kinds
+    tab.page.locator(".rk-graph-kinds input[value=card]").check()
+    assert graph_nodes(tab, 1) == before
 
 
 def test_ruling_page(tab: Watched, site: Site) -> None:
@@ -182,8 +215,8 @@ def test_scenario_page_trace_links_to_rulings_and_yaml_has_a_copy_button(tab: Wa
 def test_entity_page_shows_its_neighbourhood(tab: Watched, site: Site) -> None:
     open_page(tab, site, f"{MR}/entities/status-enchant/")
     assert graph_nodes(tab) >= 3
-    focus = tab.page.evaluate("document.querySelector('.rk-graph').rkGraph.nodes('[?focus]').map(n => n.data('label'))")
-    assert focus == ["Enchant"]
+    focus = tab.page.evaluate("document.querySelector('.rk-graph').rkGraph.nodes('[?focus]').map(n => n.data('name'))")
+    assert focus == ["Enchant (status)"]  # a card is also called Enchant
     click_node(tab, "Hide")
     assert tab.page.url.endswith(f"/{MR}/entities/card-hide/")
 
@@ -191,7 +224,7 @@ def test_entity_page_shows_its_neighbourhood(tab: Watched, site: Site) -> None:
 def test_search_finds_a_card_by_name(tab: Watched, site: Site) -> None:
     open_page(tab, site, "")
     tab.page.locator(".md-search__input").first.click()
-    result = tab.page.locator(".md-search-result__link", has_text="Shotgun (card)")
+    result = tab.page.locator(".md-search-result__link:visible", has_text="Shotgun (card)")
     for _ in range(15):  # the search index loads in a worker; type again until it answers
         tab.page.locator(".md-search__input").fill("")
         tab.page.locator(".md-search__input").press_sequentially("Shotgun")
@@ -227,3 +260,291 @@ def test_failing_scenario_shows_its_diff(tab: Watched, hostile_site: Site) -> No
     assert tab.page.locator(".rk-verdict").first.inner_text() == "FAIL"
     row = tab.page.locator("tr", has_text="players.B.monsters.Naga.lp")
     assert "differs" in row.inner_text()
+
+
+# --- Graphs a person can read: both viewports, the real corpus ---------------------------------------------
+
+
+def game_ids() -> list[str]:
+    from checker.games import registry
+
+    return sorted(registry())
+
+
+def graphs_on_page(tab: Watched) -> int:
+    return tab.page.locator(".rk-graph").count()
+
+
+def evaluate_graph(tab: Watched, index: int, function: str):
+    return tab.page.evaluate(f"i => {function}(document.querySelectorAll('.rk-graph')[i].rkGraph)", index)
+
+
+def test_every_label_reads_at_11_px_or_more_at_first_sight(any_tab: Watched, site: Site) -> None:
+    for path in [*(f"{g}/" for g in game_ids()), f"{MR}/entities/monster-golem/", f"{MR}/entities/status-enchant/"]:
+        open_page(any_tab, site, path)
+        for index in range(graphs_on_page(any_tab)):
+            labels = evaluate_graph(any_tab, index, LABELS)
+            assert labels, (path, index)
+            for label in labels:
+                assert label["label"].strip(), (path, label)
+                assert label["px"] >= 11 and label["rendered"] >= 11, (any_tab.name, path, label)
+                assert label["rendered"] > label["hiddenBelow"], (path, label)
+
+
+def test_the_same_picture_on_every_load(any_tab: Watched, site: Site) -> None:
+    positions = "(cy => cy.nodes().map(n => [n.id(), n.position(), n.renderedPosition()]))"
+    for game_id in game_ids():
+        open_page(any_tab, site, f"{game_id}/")
+        first = [evaluate_graph(any_tab, i, positions) for i in range(graphs_on_page(any_tab))]
+        open_page(any_tab, site, f"{game_id}/")
+        again = [evaluate_graph(any_tab, i, positions) for i in range(graphs_on_page(any_tab))]
+        assert first == again, game_id
+        assert len({(round(p["x"]), round(p["y"])) for _, p, _ in first[1]}) == len(first[1]), "two nodes drawn on one spot"
+
+
+def test_game_pages_draw_no_node_alone_and_list_the_ones_left_out(tab: Watched, site: Site) -> None:
+    for game_id in game_ids():
+        open_page(tab, site, f"{game_id}/")
+        assert evaluate_graph(tab, 1, ISOLATED) == [], game_id
+        drawn = set(evaluate_graph(tab, 1, "(cy => cy.nodes().map(n => n.data('name')))"))
+        caption = tab.page.locator(".rk-graph-box figcaption").nth(1).inner_text()
+        if "meet only those or nothing yet:" in caption:
+            left_out = caption.split("meet only those or nothing yet:")[1].strip(" .").split(", ")
+            assert left_out and not drawn & set(left_out), game_id
+
+
+def test_a_swipe_or_the_wheel_over_a_graph_scrolls_the_page(any_tab: Watched, site: Site) -> None:
+    page = any_tab.page
+    open_page(any_tab, site, f"{MR}/")
+    page.evaluate("window.scrollTo(0, document.querySelectorAll('.rk-graph')[1].getBoundingClientRect().top + window.scrollY - 100)")
+    page.wait_for_timeout(300)
+    view = "(cy => [cy.zoom(), cy.pan()])"
+    before, scrolled = evaluate_graph(any_tab, 1, view), page.evaluate("window.scrollY")
+    box = page.locator(".rk-graph").nth(1).bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, min(box["y"] + box["height"] / 2, 600.0)
+    swipe_or_wheel(any_tab, x, y)
+    assert page.evaluate("window.scrollY") > scrolled + 100
+    assert evaluate_graph(any_tab, 1, view) == before
+    # Once the reader asks to explore it, the graph pans and zooms, and the same gesture moves it instead.
+    page.locator(".rk-graph-cover").nth(1).click()
+    assert page.locator(".rk-graph-cover").nth(1).get_attribute("aria-pressed") == "true"
+    assert evaluate_graph(any_tab, 1, "(cy => cy.userPanningEnabled() && cy.userZoomingEnabled())")
+    box = page.locator(".rk-graph").nth(1).bounding_box()
+    assert box is not None
+    scrolled = page.evaluate("window.scrollY")
+    swipe_or_wheel(any_tab, box["x"] + box["width"] / 2, max(box["y"] + 200, 300))
+    assert evaluate_graph(any_tab, 1, view) != before
+    assert page.evaluate("window.scrollY") == scrolled
+
+
+def swipe_or_wheel(tab: Watched, x: float, y: float) -> None:
+    """On the phone a finger swipes up 300 px from (x, y); on the desktop the wheel turns 300 px there."""
+    if tab.name == "phone":
+        client = tab.page.context.new_cdp_session(tab.page)
+        client.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for step in range(1, 11):
+            client.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 30 * step}]})
+        client.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    else:
+        tab.page.mouse.move(x, y)
+        tab.page.mouse.wheel(0, 300)
+    tab.page.wait_for_timeout(500)
+
+
+def test_the_graph_library_loads_only_on_pages_with_a_graph(tab: Watched, site: Site) -> None:
+    requested: list[str] = []
+    tab.page.on("request", lambda request: requested.append(request.url))
+    open_page(tab, site, f"{MR}/rulings/mr.attack.env-prohibition/")
+    assert not [u for u in requested if "cytoscape" in u]
+    assert tab.page.evaluate("typeof window.cytoscape") == "undefined"
+    open_page(tab, site, f"{MR}/")
+    assert [u for u in requested if u.endswith("/assets/vendor/cytoscape.min.js")]
+
+
+def test_every_graph_has_a_name_and_a_text_alternative(tab: Watched, site: Site) -> None:
+    open_page(tab, site, f"{MR}/")
+    graphs = tab.page.locator(".rk-graph")
+    for index in range(graphs.count()):
+        graph = graphs.nth(index)
+        assert graph.get_attribute("role") == "img"
+        assert len(graph.get_attribute("aria-label") or "") > 30
+        described = tab.page.locator(f"#{graph.get_attribute('aria-describedby')}")
+        assert described.inner_text().strip()
+    tables = tab.page.locator(".rk-graph-box details table")
+    assert tables.count() == 2
+    steps = tables.nth(0).locator("tbody tr").count()
+    assert steps == tab.page.evaluate("document.querySelector('.rk-graph').rkGraph.nodes('[kind = \"step\"]').length")
+    edges = tables.nth(1).locator("tbody tr").count()
+    assert edges == tab.page.evaluate("document.querySelectorAll('.rk-graph')[1].rkGraph.edges().length")
+
+
+def node_on_screen(tab: Watched, index: int, node_id: str) -> dict[str, float]:
+    """Scroll the page (not the graph) until the node is in the middle of the screen; where it is drawn."""
+    where = """([i, id]) => { const cy = document.querySelectorAll('.rk-graph')[i].rkGraph; const p = cy.getElementById(id).renderedPosition();
+                const box = cy.container().getBoundingClientRect(); return {x: box.left + p.x, y: box.top + p.y}; }"""
+    point = tab.page.evaluate(where, [index, node_id])
+    tab.page.evaluate("y => window.scrollBy({top: y - window.innerHeight / 2, behavior: 'instant'})", point["y"])
+    tab.page.wait_for_timeout(300)
+    return tab.page.evaluate(where, [index, node_id])
+
+
+def test_a_step_with_several_rulings_offers_them_all(tab: Watched, site: Site) -> None:
+    from checker.games import registry
+
+    step = next(s for _, s in registry()[MR].procedure.steps() if len(s.rulings) > 1)
+    open_page(tab, site, f"{MR}/")
+    position = node_on_screen(tab, 0, f"step:{step.id}")
+    tab.page.mouse.click(position["x"], position["y"])
+    offered = tab.page.locator(".rk-graph-menu a").all_inner_texts()
+    assert offered == list(step.rulings)
+
+
+def test_procedure_arrows_say_their_conditions(tab: Watched, site: Site) -> None:
+    from checker.games import registry
+
+    for game_id, game in registry().items():
+        open_page(tab, site, f"{game_id}/")
+        said = " ".join(evaluate_graph(tab, 0, "(cy => cy.edges('[label]').map(e => e.data('label').replace(/\\n/g, ' ')))"))
+        for _, step in game.procedure.steps():
+            if step.condition:
+                assert f"only if {step.condition.replace('-', ' ')}" in said, (game_id, step.id)
+            if step.returns_while:
+                assert f"while {step.returns_while.replace('-', ' ')}" in said, (game_id, step.id)
+
+
+PAGE_KINDS = {
+    "home": "", "game": f"{MR}/", "vocabulary": f"{MR}/vocabulary/", "ruling": f"{MR}/rulings/mr.attack.env-prohibition/",
+    "scenario": f"{MR}/scenarios/shotgun-critical-under-nice-fight/", "entity": f"{MR}/entities/monster-golem/",
+    "coverage": "coverage/", "disputes": "disputes/",
+}
+
+
+def test_screenshots_of_each_page_kind(any_tab: Watched, site: Site) -> None:
+    """Written to screenshots/ for a person to look at: the top of each page, and each graph as it first shows."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for kind, path in PAGE_KINDS.items():
+        open_page(any_tab, site, path)
+        any_tab.page.screenshot(path=SCREENSHOTS / f"{any_tab.name}-{kind}.png")
+        for index in range(graphs_on_page(any_tab)):
+            any_tab.page.evaluate(
+                "i => window.scrollTo(0, document.querySelectorAll('.rk-graph-box')[i].getBoundingClientRect().top"
+                " + window.scrollY - 60)", index)
+            any_tab.page.wait_for_timeout(150)
+            any_tab.page.screenshot(path=SCREENSHOTS / f"{any_tab.name}-{kind}-graph-{index + 1}.png")
+        assert (SCREENSHOTS / f"{any_tab.name}-{kind}.png").stat().st_size > 10_000
+
+
+# --- Pair lookup and page structure, at both viewports ---------------------------------------------
+
+
+def pick_pair(tab: Watched, first: str, second: str) -> None:
+    """Choose two entities by label ("Jab (card)") in the game page's pair picker and ask."""
+    values = tab.page.evaluate(
+        """([first, second]) => {
+            const data = JSON.parse(document.querySelector('.rk-pairs-data').textContent);
+            const index = label => String(data.entities.findIndex(e => e.label === label));
+            return [index(first), index(second)];
+        }""",
+        [first, second],
+    )
+    assert "-1" not in values, (first, second)
+    tab.page.locator(".rk-pair-a").select_option(values[0])
+    tab.page.locator(".rk-pair-b").select_option(values[1])
+    tab.page.locator(".rk-pair-go").click()
+
+
+def test_pair_lookup_opens_the_page_of_a_pair_with_scenarios(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/")
+    with any_tab.page.expect_navigation():
+        pick_pair(any_tab, "Golem (monster)", "Jab (card)")
+    any_tab.page.wait_for_load_state("networkidle")
+    assert any_tab.page.url.endswith(f"/{MR}/pairs/card-jab--monster-golem/")
+    assert any_tab.page.locator("h1").inner_text() == "Jab (card) meets Golem (monster)"
+    meetings = any_tab.page.locator(".rk-meetings > li")
+    assert meetings.count() >= 3
+    assert meetings.first.locator(".rk-verdict").inner_text() == "PASS"
+    assert meetings.first.locator(".rk-answer").inner_text().strip()
+    assert meetings.first.locator(".rk-cite a").count() >= 1
+
+
+def test_pair_lookup_says_no_scenario_yet_and_offers_a_question(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/")
+    pick_pair(any_tab, "Arid Land (ENV)", "Shotgun (card)")
+    answer = any_tab.page.locator(".rk-pair-answer")
+    assert "No scenario yet makes Arid Land (ENV) and Shotgun (card) interact" in answer.inner_text()
+    assert any_tab.page.url.endswith(f"/{MR}/")
+    question = answer.locator("code").text_content()
+    assert "title: What happens when Arid Land (ENV) meets Shotgun (card)?" in question
+    assert '"Arid Land": {"kind": "env"' in question and "expect" not in question.split("#")[0]
+    answer.locator(".rk-copy").click()
+    answer.locator(".rk-copy", has_text="Copied").wait_for(timeout=5_000)
+    assert any_tab.page.evaluate("navigator.clipboard.readText()") == question
+
+
+def test_open_questions_of_an_entity_page_are_the_pickers(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/entities/env-arid-land/")
+    first = any_tab.page.locator(".rk-open-questions details").first
+    other = first.locator("summary").inner_text().split(" × ")[1]
+    written = first.locator("code").text_content()
+    with any_tab.page.expect_navigation():
+        any_tab.page.locator(".rk-open-linked a").last.click()
+    any_tab.page.wait_for_load_state("networkidle")
+    linked = any_tab.page.locator(".rk-pair-answer")
+    assert "No scenario yet makes Arid Land (ENV) and" in linked.inner_text()
+    assert "title: What happens when Arid Land (ENV) meets" in linked.locator("code").text_content()
+    pick_pair(any_tab, "Arid Land (ENV)", other)  # the browser writes what the entity page wrote
+    assert linked.locator("code").text_content() == written
+
+
+def test_headings_have_ids_the_contents_and_skip_link_use(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/scenarios/shotgun-critical-under-nice-fight/")
+    ids = any_tab.page.evaluate("[...document.querySelectorAll('.rk-page h2')].map(h => h.id)")
+    assert ids and all(ids) and "trace" in ids
+    skip = any_tab.page.locator("a.md-skip").get_attribute("href")
+    assert skip == f"#{ids[0]}"
+    any_tab.page.goto(any_tab.page.url + "#trace")
+    top = any_tab.page.evaluate("document.getElementById('trace').getBoundingClientRect().top")
+    assert 0 <= top < 200
+
+
+def test_copy_button_of_a_code_block_is_clickable(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/scenarios/counter-rounding/")
+    button = any_tab.page.locator(".rk-copy").last
+    button.click(timeout=5_000)  # fails when the code block lies over the button
+    any_tab.page.locator(".rk-copy", has_text="Copied").wait_for(timeout=5_000)
+    assert any_tab.page.evaluate("navigator.clipboard.readText()").startswith("# yaml-language-server")
+
+
+BROKEN_WORDS = """() => {
+    const broken = [];
+    for (const table of document.querySelectorAll('.rk-table')) {
+        const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.textContent.matchAll(/[^\\s-]+/g)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                if (range.getClientRects().length > 1) broken.push(match[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+@pytest.mark.parametrize("path", ["disputes/", f"{MR}/scenarios/counter-rounding/", "many-marios-0/scenarios/agility/"])
+def test_tables_do_not_break_words_letter_by_letter(any_tab: Watched, site: Site, path: str) -> None:
+    open_page(any_tab, site, path)
+    assert any_tab.page.locator(".rk-table").count() > 0
+    assert any_tab.page.evaluate(BROKEN_WORDS) == []
+
+
+def test_dark_mode_follows_the_system(browser, site: Site) -> None:
+    context = browser.new_context(**VIEWPORTS["phone"], color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(site.base + f"{MR}/")
+        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+    finally:
+        context.close()

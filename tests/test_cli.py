@@ -81,22 +81,6 @@ def test_explain_json_has_outcome_and_trace(capsys) -> None:
     assert any(step["ruling"] == "mr.rounding.golden-rule" for step in data["trace"])
 
 
-def test_readings_shows_the_outcome_under_each_reading(capsys) -> None:
-    assert main(["readings", str(MR / "shield-against-fire-river.yaml")]) == 0
-    output = capsys.readouterr().out
-    assert "mr.amb.unaffected-monster-redirects=redirection-allowed" in output
-    assert "mr.amb.unaffected-monster-redirects=unaffected-cannot-defend" in output
-    assert "action 2 rejected: not-affected" in output
-    assert "players.B.monsters.Monol.lp = 14" in output
-    assert "players.B.monsters.Monol.lp = 20" in output
-    assert "The outcome DEPENDS on the reading." in output
-
-
-def test_readings_of_a_scenario_without_ambiguity(capsys) -> None:
-    assert main(["readings", str(MR / "counter-rounding.yaml")]) == 0
-    assert "touches no ambiguous ruling" in capsys.readouterr().out
-
-
 def test_schema_check(tmp_path: Path, capsys) -> None:
     assert main(["schema", "--check", "--output", str(ROOT / "schema" / "scenario.schema.json")]) == 0
     stale = tmp_path / "stale.json"

@@ -8,42 +8,19 @@ from hypothesis import strategies as st
 from checker.errors import Rejection
 from checker.game import Context
 from checker.games.many_marios_0 import GAME
+from checker.games.many_marios_0.generators import army, battle
 from checker.games.many_marios_0.rules import ROUND_LIMIT
-from checker.games.many_marios_0.state import ABILITIES, SIDES
+from checker.games.many_marios_0.state import SIDES
 
 READINGS = {r.id: r.reading_names for r in GAME.catalogue.with_status("ambiguous")}
 
-unit = st.fixed_dictionaries({
-    "energy": st.integers(0, 6),
-    "abilities": st.lists(st.sampled_from(ABILITIES), unique=True, max_size=3),
-    "ae": st.integers(0, 3),
-    "de": st.integers(0, 3),
-    "damage": st.integers(0, 3),
-    "set": st.fixed_dictionaries({}, optional={"ae": st.integers(0, 4), "de": st.integers(1, 4)}),
-})
-army = st.lists(unit, min_size=1, max_size=5)
-
-
-def scenario(a: list[dict], b: list[dict]) -> tuple[dict, dict]:
-    cards, armies = {}, {}
-    for side, units in (("A", a), ("B", b)):
-        lineup = []
-        for index, u in enumerate(units):
-            name = f"{side}{index}"
-            cards[name] = {"kind": "unit", "ap": 0, "abilities": u["abilities"]}
-            cards[f"{name} kit"] = {"kind": "item", "ap": 0, "ae": u["ae"], "de": u["de"], "damage": u["damage"]}
-            lineup.append({"unit": name, "energy": u["energy"], "items": [f"{name} kit"], **u["set"]})
-        armies[side] = {"lineup": lineup}
-    return {"ap_limit": 0, "first_player": "A", "armies": armies}, cards
-
 
 @settings(max_examples=300, deadline=None)
-@given(army, army, st.sampled_from(["A", "B"]), st.fixed_dictionaries({k: st.sampled_from(v) for k, v in READINGS.items()}))
+@given(army, army, st.sampled_from(SIDES), st.fixed_dictionaries({k: st.sampled_from(v) for k, v in READINGS.items()}))
 def test_every_battle_ends_and_energy_never_goes_below_zero(a, b, first, pins) -> None:
-    initial, cards = scenario(a, b)
-    initial["first_player"] = first
+    data = battle(a, b, first)
     context = Context(GAME, pins)
-    state = GAME.setup(initial, cards, context)
+    state = GAME.setup(data["initial"], data["cards"], context)
     state = GAME.apply(state, {"action": "battle"}, context)
     facts = GAME.observe(state)
     assert facts["result"]["over"], "the battle did not end"
@@ -65,9 +42,9 @@ def test_every_battle_ends_and_energy_never_goes_below_zero(a, b, first, pins) -
 @given(army, army)
 def test_every_point_of_damage_taken_or_dealt_from_de_is_in_the_round_records(a, b) -> None:
     """A unit's final DE is its starting DE less the damage it took and its own exhaustion damage."""
-    initial, cards = scenario(a, b)
+    data = battle(a, b)
     context = Context(GAME)
-    start = GAME.setup(initial, cards, context)
+    start = GAME.setup(data["initial"], data["cards"], context)
     before = {(s, u.name): u.de for s in SIDES for u in start.armies[s].lineup}
     for side, units in (("A", a), ("B", b)):
         for index, u in enumerate(units):

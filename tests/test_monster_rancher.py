@@ -3,29 +3,20 @@
 from __future__ import annotations
 
 import copy
-import itertools
 
 import pytest
+from hypothesis import given, settings
 
 from checker.errors import Rejection
 from checker.game import Context
 from checker.games.monster_rancher_bc2 import GAME
+from checker.games.monster_rancher_bc2.generators import ACTIONS, CARDS, INITIAL, scenarios
 from checker.games.monster_rancher_bc2.state import Reduction, halve
-
-INITIAL = {
-    "env": "Nice Fight",
-    "players": {
-        "A": {"hand": ["Shotgun", "Critical", "Fire River"], "monsters": [{"name": "Phoenix", "attribute": "Air", "lp": 20},
-                                                                         {"name": "Pixie", "attribute": "Air", "lp": 20}]},
-        "B": {"hand": ["Hide", "Grit"], "monsters": [{"name": "Mocchi", "attribute": "Ground", "lp": 10},
-                                                    {"name": "Pixie", "attribute": "Air", "lp": 10}]},
-    },
-}
 
 
 def fresh():
     context = Context(GAME)
-    return GAME.setup(INITIAL, {}, context), context
+    return GAME.setup(INITIAL, CARDS, context), context
 
 
 @pytest.mark.parametrize("value", range(0, 12))
@@ -42,26 +33,14 @@ def test_a_flat_reduction_takes_its_amount_off_and_stops_at_zero(damage: int, am
     assert Reduction("minus", amount).apply(damage) == max(0, damage - amount)
 
 
-ACTIONS = [
-    {"action": "attack", "player": "A", "monster": "Pixie", "card": "Shotgun", "combo": ["Critical"], "split": {"Mocchi": 5}},
-    {"action": "attack", "player": "A", "monster": "Pixie", "card": "Shotgun", "split": {"Mocchi": 3}},
-    {"action": "attack", "player": "A", "monster": "Phoenix", "card": "Fire River"},
-    {"action": "defend", "player": "B", "monster": "Mocchi", "card": "Hide", "choose": "Pixie"},
-    {"action": "defend", "player": "B", "monster": "Pixie", "card": "Grit"},
-    {"action": "end-turn", "player": "A"},
-    {"action": "draw", "player": "B"},
-]
-
-
-@pytest.mark.parametrize("sequence", list(itertools.permutations(range(len(ACTIONS)), 3)))
-def test_apply_never_changes_the_state_it_is_given_and_a_refusal_stands_where_the_attacker_moved_on(
-    sequence: tuple[int, ...],
-) -> None:
+@settings(max_examples=200, deadline=None)
+@given(scenarios())
+def test_apply_never_changes_the_state_it_is_given_and_a_refusal_stands_where_the_attacker_moved_on(data) -> None:
     """Play stands, after a refused action, where it was before; after a refused action other than
     ``defend``, where ``settle`` would leave it: the attacker moved on and the Defense Step is over."""
-    state, context = fresh()
-    for index in sequence:
-        action = ACTIONS[index]
+    context = Context(GAME)
+    state = GAME.setup(data["initial"], data["cards"], context)
+    for action in data["actions"]:
         given = copy.deepcopy(state)
         ended = GAME.observe(GAME.settle(state, Context(GAME)))
         try:
@@ -113,4 +92,4 @@ def test_a_rejected_attack_leaves_hand_guts_and_lp_as_they_were() -> None:
         GAME.apply(state, ACTIONS[1], context)
     assert rejected.value.reason == "env-forbids-final-damage"
     assert rejected.value.ruling == "mr.attack.env-prohibition"
-    assert GAME.observe(state)["players"]["A"]["hand"] == ["Shotgun", "Critical", "Fire River"]
+    assert GAME.observe(state)["players"]["A"]["hand"] == INITIAL["players"]["A"]["hand"]

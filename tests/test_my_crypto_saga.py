@@ -13,6 +13,7 @@ from checker.cli import main
 from checker.errors import Rejection
 from checker.game import Context
 from checker.games.my_crypto_saga import GAME
+from checker.games.my_crypto_saga.generators import battles
 from tests.conftest import SCENARIOS
 
 READINGS = {r.id: r.reading_names for r in GAME.catalogue.with_status("ambiguous")}
@@ -76,53 +77,24 @@ def test_a_deck_written_wrong_is_an_invalid_file(case: str, tmp_path: Path, caps
     assert f"{path}:" in line
 
 
-def decks(seats: list[str]) -> dict:
-    elements = ["Fire", "Water", "Leaf"]
-    return {
-        seat: [{"id": f"{seat}{n}", "kami": f"{seat}K{n}", "number": n, "element": elements[(n + i) % 3], "kp": 60}
-               for n in range(1, 11)]
-        for i, seat in enumerate(seats)
-    }
-
-
-choice = st.one_of(st.sampled_from(["wait", "escape", "timeout"]), st.builds(lambda n: {"charge": n}, st.integers(0, 30)))
-skill = st.fixed_dictionaries({"kind": st.sampled_from(["add", "element"]), "amount": st.integers(-3, 5),
-                               "element": st.sampled_from(["Fire", "Water", "Leaf", "Light"]),
-                               "to": st.sampled_from(["self", "opponents", "own-next"])})
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    players=st.integers(2, 4),
-    order=st.randoms(use_true_random=False),
-    charges=st.lists(choice, min_size=24, max_size=24),
-    skills=st.dictionaries(st.sampled_from([f"{e} AK{n}" for e in ("Fire", "Water", "Leaf") for n in range(1, 11)]),
-                           st.lists(skill, max_size=2), max_size=6),
-    pins=st.fixed_dictionaries({k: st.sampled_from(v) for k, v in READINGS.items()}),
-)
-def test_kp_is_conserved(players, order, charges, skills, pins) -> None:
-    """Per game: what the winners receive + Play Charge + Jackpot + anything undistributed = the pool."""
-    seats = ["A", "B", "C", "D"][:players]
+@settings(max_examples=100, deadline=None)
+@given(data=battles(redeal=False), pins=st.fixed_dictionaries({k: st.sampled_from(v) for k, v in READINGS.items()}))
+def test_kp_is_conserved(data, pins) -> None:
+    """After every action: the KP of the cards, burned, in the Jackpot, set aside and in the pool add up to
+    what the cards held at the start; per game, what the winners receive + Play Charge + Jackpot + anything
+    undistributed = the pool."""
     context = Context(GAME, pins)
-    initial = {"players": seats, "charge_regulation": 20, "wait_kp": 20, "decks": decks(seats)}
-    state = GAME.setup(initial, {k: {"skills": [{**s, "to": s["to"]} for s in v]} for k, v in skills.items()}, context)
+    state = GAME.setup(data["initial"], data["cards"], context)
     total_kp = sum(card.kp for card in state.cards.values())
-    moves = iter(charges)
-    for game in range(3):
-        hands = {seat: order.sample([f"{seat}{n}" for n in range(1, 11) if f"{seat}{n}" not in state.players[seat].dealt], 3)
-                 for seat in seats}
+    for action in data["actions"]:
         try:
-            state = GAME.apply(state, {"action": "deal", "hands": hands}, context)
-            state = GAME.apply(state, {"action": "pre-round", "select": {s: "timeout" for s in seats}}, context)
-            for _ in range(2):
-                charge = {s: next(moves, "timeout") for s in seats}
-                state = GAME.apply(state, {"action": "round", "select": {s: "timeout" for s in seats}, "charge": charge}, context)
+            state = GAME.apply(state, action, context)
         except Rejection:
             return  # a charge the card cannot pay is refused; nothing more to check in this battle
-        record = GAME.observe(state)["games"][str(game + 1)]
-        paid = sum(record["received"].values())
-        assert paid + record["play_charge"] + record["jackpot"] + record["undistributed"] == record["pool"], record
         facts = GAME.observe(state)
+        for record in (r for r in facts["games"].values() if "received" in r):  # the games tallied so far
+            paid = sum(record["received"].values())
+            assert paid + record["play_charge"] + record["jackpot"] + record["undistributed"] == record["pool"], record
         assert all(card["kp"] >= 0 for card in facts["cards"].values())
         kept = facts["burned"] + facts["jackpot"] + facts["set_aside"] + facts["pool"]
         assert sum(c["kp"] for c in facts["cards"].values()) + kept == total_kp

@@ -33,6 +33,12 @@ class Links(HTMLParser):
             self.sources.append(values["href"] or "")
 
 
+def page_body(path: Path) -> str:
+    """A generated page's own content, without the navigation and the table of contents around it."""
+    text = path.read_text(encoding="utf-8")
+    return text[text.index('<div class="rk-page">'):]
+
+
 def html_pages(site: Site) -> list[Path]:
     return sorted(site.folder.rglob("*.html"))
 
@@ -136,7 +142,123 @@ def test_a_ruling_page_separates_the_trace_from_the_authors_claim(site: Site, re
         (r, ruling) for r in results for ruling in uncited(r, registry()[r.scenario.game].catalogue)
     )
     game = result.scenario.game
-    text = (site.folder / game / "rulings" / ruling / "index.html").read_text(encoding="utf-8")
+    text = page_body(site.folder / game / "rulings" / ruling / "index.html")
     applied, declared = text.split("Declared by the author only")
     assert "Applied in the trace" in applied
     assert f"scenarios/{result.id}/" in declared and f"scenarios/{result.id}/" not in applied
+
+
+# --- Honest proof, pairs and page structure ------------------------------------------------------
+
+
+def scenario_body(site: Site, result) -> str:
+    return page_body(site.folder / result.scenario.game / "scenarios" / result.id / "index.html")
+
+
+def test_a_pass_on_default_readings_says_so_beside_its_verdict_and_links_them(site: Site, results) -> None:
+    resting = [r for r in results if r.verdict == "pass" and set(r.readings) - set(r.scenario.readings)]
+    pinned = [r for r in results if r.verdict == "pass" and r.readings and set(r.readings) <= set(r.scenario.readings)]
+    assert resting and pinned
+    for result in resting:
+        defaults = sorted(set(result.readings) - set(result.scenario.readings))
+        body = scenario_body(site, result)
+        verdict_line = body[body.index("rk-verdict"):].split("</p>")[0]
+        count = f"{len(defaults)} ambiguous ruling{'s' if len(defaults) != 1 else ''}"
+        assert f"depends on the default reading of {count}" in verdict_line, result.id
+        for ruling in defaults:
+            assert f'href="../../rulings/{ruling}/"' in verdict_line, (result.id, ruling)
+        game = page_body(site.folder / result.scenario.game / "index.html")
+        row = game[game.index(f'href="scenarios/{result.id}/"'):].split("</tr>")[0]
+        assert "depends on the default reading" in row, result.id
+    for result in pinned:
+        assert "depends on the default reading" not in scenario_body(site, result), result.id
+
+
+def test_a_scenario_demonstrates_only_what_its_trace_cites(site: Site, results) -> None:
+    from checker.citations import uncited
+
+    result, ruling = next((r, ruling) for r in results for ruling in uncited(r, registry()[r.scenario.game].catalogue))
+    body = scenario_body(site, result)
+    demonstrates = body[body.index("Demonstrates (cited by the engine"):].split("</p>")[0]
+    declared = body[body.index("Declared by the author, not cited"):].split("</p>")[0]
+    assert f"rulings/{ruling}/" not in demonstrates and f"rulings/{ruling}/" in declared
+    for cited in result.cited:
+        assert f"rulings/{cited}/" in demonstrates
+
+
+def test_the_trace_is_grouped_under_what_caused_it(site: Site, results) -> None:
+    result = next(r for r in results if r.id == "arid-land-and-silent-stance")
+    headings = re.findall(r'<p class="rk-trace-heading">([^<]*)</p>', scenario_body(site, result))
+    first = result.scenario.actions[0].data
+    assert f"Action 1: {first['action']} — player {first['player']}" in headings
+    assert headings[-1].startswith("When the scenario ends") and not any(h.startswith("When") for h in headings[:-1])
+    if any(step.action is None and not step.settling for step in result.trace):
+        assert headings[0].startswith("Setup")
+    assert len(headings) == len({(step.action, step.settling) for step in result.trace})
+
+
+def test_entities_are_classified_by_what_they_are(site: Site) -> None:
+    games = {"yugioh-dm2": ("monster-bug", "card-bug"), MR: ("env-arid-land", "card-arid-land")}
+    for game, (real, wrong) in games.items():
+        assert (site.folder / game / "entities" / real / "index.html").exists(), real
+        assert not (site.folder / game / "entities" / wrong).exists(), wrong
+    assert not (site.folder / MR / "entities" / "card-draw").exists(), "the draw action is not a card"
+
+
+def test_every_connected_pair_has_a_page_listing_its_scenarios(site: Site) -> None:
+    from checker.site.model import build_model
+    from checker.site.pairs import connected_pairs, meetings
+    from tests.conftest import SCENARIOS
+
+    view = build_model(SCENARIOS).games[MR]
+    pairs = connected_pairs(view)
+    assert len(list((site.folder / MR / "pairs").iterdir())) == len(pairs)
+    first, second = next((a, b) for a, b in pairs if (a[1], b[1]) == ("Jab", "Golem") or (b[1], a[1]) == ("Jab", "Golem"))
+    body = page_body(site.folder / view.pair_page(first, second).replace(".md", "/index.html"))
+    for meeting in meetings(view, first, second):
+        item = body[body.index(f"scenarios/{meeting.result.id}/"):].split("</li>")[0]
+        assert "rk-answer" in item and all(f"rulings/{r}/" in item for r in meeting.rulings)
+
+
+def test_entity_pages_give_the_entitys_text_and_its_open_questions(site: Site) -> None:
+    body = page_body(site.folder / MR / "entities" / "env-arid-land" / "index.html")
+    assert "What it is" in body and "<dt>lp loss each turn end</dt><dd>1</dd>" in body
+    questions = body[body.index('id="open-questions"'):]
+    assert questions.count("<details>") == 5  # written out; the rest open the game page's picker on the pair
+    assert questions.count('href="../../#pair=env-arid-land--') > 10
+    assert "title: What happens when Arid Land (ENV) meets" in questions
+    assert "&quot;Arid Land&quot;: {&quot;kind&quot;: &quot;env&quot;" in questions  # its scenario definition, to copy
+
+
+def test_headings_have_ids_and_pages_have_a_table_of_contents(site: Site) -> None:
+    for path in [site.folder / MR / "index.html", site.folder / MR / "scenarios" / "counter-rounding" / "index.html",
+                 site.folder / "coverage" / "index.html"]:
+        body = page_body(path)
+        headings = re.findall(r"<h[2-4]( id=\"[^\"]+\")?>", body)
+        assert headings and all(headings), path
+        ids = re.findall(r'<h[2-4] id="([^"]+)"', body)
+        assert len(ids) == len(set(ids)), path
+        text = path.read_text(encoding="utf-8")
+        assert f'href="#{ids[0]}" class="md-skip"' in text, path
+        assert f'class="md-nav__link" href="#{ids[0]}"' in text or f'href="#{ids[0]}" class="md-nav__link"' in text, path
+
+
+def test_no_count_reads_as_a_plural_slip(site: Site) -> None:
+    slip = re.compile(r"\b1 (interactions|scenarios|rulings|pairs|entities|ambiguous rulings|other entities)\b")
+    found = [str(p) for p in html_pages(site) if slip.search(p.read_text(encoding="utf-8"))]
+    assert not found, found[:5]
+
+
+def test_titles_name_the_game_and_the_sitemap_lists_pages(site: Site) -> None:
+    titles = {game: re.search(r"<title>([^<]*)", (site.folder / game / "entities" / "monster-golem" / "index.html")
+                              .read_text(encoding="utf-8")).group(1) for game in (MR, "yugioh-dm2")}
+    assert titles[MR] != titles["yugioh-dm2"]
+    assert registry()[MR].title in titles[MR]
+    assert (site.folder / "sitemap.xml").read_text(encoding="utf-8").count("<loc>") > 1000
+
+
+def test_disputes_show_values_as_yaml_with_a_summary(site: Site) -> None:
+    body = page_body(site.folder / "disputes" / "index.html")
+    assert "The readings change" in body
+    assert "{&#x27;" not in body and "[{&#x27;" not in body, "a Python repr instead of YAML"
+    assert 'class="rk-yaml"' in body

@@ -1,7 +1,10 @@
-"""Building the website from any scenario folder with the project's mkdocs.yml (tests, benchmarks)."""
+"""Building the website from any scenario folder with the project's mkdocs.yml, and serving it (tests, benchmarks)."""
 
 from __future__ import annotations
 
+import functools
+import http.server
+import threading
 from pathlib import Path
 
 import yaml
@@ -20,3 +23,15 @@ def build_site(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path
     config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
     build(load_config(str(config_file)))
     return work / "site"
+
+
+def serve(folder: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
+    """Serve ``folder`` on the loopback, on a free port, in a thread; return its base URL and the server."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server

@@ -11,6 +11,7 @@ import networkx as nx
 from checker.catalogue import Catalogue
 from checker.procedure import Procedure
 from checker.runner import RunResult
+from checker.site import layout
 from checker.trace import Entity
 
 
@@ -72,78 +73,195 @@ def open_questions(graph: nx.Graph, kinds: Iterable[str]) -> list[tuple[Entity, 
     return [(a, b) for a, b in itertools.combinations(nodes, 2) if not graph.has_edge(a, b)]
 
 
-#: Node colours, given to a game's entity kinds in the order it declares them.
-PALETTE = ("#3949ab", "#00897b", "#8e24aa", "#ef6c00", "#546e7a", "#c62828", "#2e7d32", "#6d4c41")
+# --- What the pages draw, as Cytoscape.js data with positions computed here ------------------------------
 
 
-def kind_colours(kinds: Iterable[str]) -> dict[str, str]:
-    return {kind: PALETTE[index % len(PALETTE)] for index, kind in enumerate(kinds)}
+@dataclass(frozen=True)
+class KindStyle:
+    """How the nodes of one entity kind look: a colour (``rk-kind-<tone>`` in rulings.css, light and dark) and a shape."""
+
+    tone: int
+    shape: str
 
 
-def cytoscape(
-    graph: nx.Graph, url: Callable[[Entity], str], focus: Entity | None = None, hidden: Iterable[str] = (),
-    colours: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
-    """The graph as Cytoscape.js elements; every node carries the URL of its page.
+#: Node shapes, given to a game's entity kinds in the order it declares them (colours go with them).
+SHAPES = ("ellipse", "round-rectangle", "diamond", "triangle", "hexagon", "star", "pentagon", "octagon")
+#: Entity neighbourhoods show this many neighbours; the rest are listed under the graph.
+NEIGHBOURS_DRAWN = 12
 
-    ``hidden`` kinds start filtered out (the reader can show them): hub kinds, which meet
-    nearly everything, would otherwise pull a large graph into one knot.
+
+def kind_styles(kinds: Iterable[str]) -> dict[str, KindStyle]:
+    return {kind: KindStyle(index % len(SHAPES), SHAPES[index % len(SHAPES)]) for index, kind in enumerate(kinds)}
+
+
+def display_names(graph: nx.Graph) -> dict[Entity, str]:
+    """Each entity's name, with its kind when another entity of the game has the same name."""
+    kinds_of: dict[str, int] = {}
+    for _, name in graph:
+        kinds_of[name] = kinds_of.get(name, 0) + 1
+    return {entity: entity[1] if kinds_of[entity[1]] == 1 else f"{entity[1]} ({entity[0]})" for entity in graph}
+
+
+def overview(graph: nx.Graph, hub_kinds: Iterable[str]) -> tuple[nx.Graph, list[Entity]]:
+    """What a game page draws: entities of other than hub kinds that meet one another; and the others of those kinds.
+
+    Hub kinds meet nearly everything and would pull the picture into one knot; an entity
+    that meets only hubs, or nothing, would be drawn alone. Both are listed, not drawn.
     """
-    nodes = [
-        {"data": {"id": _node_id(node), "label": node[1], "kind": node[0], "url": url(node),
-                  "degree": graph.degree(node), "focus": node == focus,
-                  "colour": (colours or {}).get(node[0], PALETTE[-1])}}
-        for node in sorted(graph)
-    ]
+    hubs = set(hub_kinds)
+    kept = graph.subgraph(sorted(n for n in graph if n[0] not in hubs))
+    alone = sorted(n for n in kept if kept.degree(n) == 0)
+    return kept.subgraph(sorted(n for n in kept if kept.degree(n) > 0)), alone
+
+
+def ranked_neighbours(graph: nx.Graph, entity: Entity) -> list[Entity]:
+    """The entity's neighbours, those it shares most scenarios with first."""
+    def rank(other: Entity) -> tuple[int, int, Entity]:
+        interaction: Interaction = graph.edges[entity, other]["interaction"]
+        return -len(interaction.scenarios), -graph.degree(other), other
+
+    return sorted(graph.neighbors(entity), key=rank)
+
+
+def network_data(graph: nx.Graph, url: Callable[[Entity], str], styles: Mapping[str, KindStyle],
+                 names: Mapping[Entity, str]) -> dict[str, Any]:
+    """A game's interactions: every node and edge of ``graph``, in a seeded force layout."""
+    nodes = sorted(graph)
+    boxes = {_node_id(n): layout.label_below(_node_size(graph.degree(n)), layout.wrap(names[n])) for n in nodes}
+    drawings = layout.network_drawings([_node_id(n) for n in nodes],
+                                       [(_node_id(a), _node_id(b)) for a, b in _edge_ends(graph)], boxes)
+    return {
+        "graph": "network",
+        "elements": {"nodes": [_entity_node(graph, n, url, styles, names) for n in nodes], "edges": _entity_edges(graph)},
+        "drawings": [d.as_data() for d in drawings],
+    }
+
+
+def fan_data(graph: nx.Graph, entity: Entity, shown: list[Entity], url: Callable[[Entity], str],
+             styles: Mapping[str, KindStyle], names: Mapping[Entity, str]) -> dict[str, Any]:
+    """One entity and the ``shown`` neighbours, in that order, in a column beside it; only its own edges."""
+    star = nx.Graph()
+    star.add_node(entity)
+    for other in shown:
+        star.add_edge(entity, other, **graph.edges[entity, other])
+    boxes = {_node_id(n): layout.label_right(_node_size(graph.degree(n)), layout.wrap(names[n], 22, 2)) for n in shown}
+    boxes[_node_id(entity)] = layout.label_below(_node_size(graph.degree(entity)), layout.wrap(names[entity]))
+    drawing = layout.fan_drawing(_node_id(entity), [_node_id(n) for n in shown], boxes)
+    nodes = [_entity_node(graph, n, url, styles, names, focus=n == entity) for n in [entity, *shown]]
+    return {"graph": "fan", "elements": {"nodes": nodes, "edges": _entity_edges(star)}, "drawings": [drawing.as_data()]}
+
+
+def _node_size(degree: int) -> float:
+    return round(16 + min(14.0, 2 * degree ** 0.5), 1)
+
+
+def _entity_node(graph: nx.Graph, entity: Entity, url: Callable[[Entity], str], styles: Mapping[str, KindStyle],
+                 names: Mapping[Entity, str], focus: bool = False) -> dict[str, Any]:
+    style = styles.get(entity[0], KindStyle(len(SHAPES) - 1, SHAPES[-1]))
+    return {"data": {
+        "id": _node_id(entity), "label": layout.wrap(names[entity]), "name": names[entity], "kind": entity[0],
+        "links": [{"text": names[entity], "url": url(entity)}], "degree": graph.degree(entity),
+        "size": _node_size(graph.degree(entity)), "tone": style.tone, "shape": style.shape, "focus": focus,
+        "short": layout.wrap(names[entity], 22, 2),
+    }}
+
+
+def _edge_ends(graph: nx.Graph) -> list[tuple[Entity, Entity]]:
+    # An undirected edge is written from its smaller end: the order networkx yields the two ends
+    # in depends on how a subgraph was taken, and the page must not.
+    return sorted((min(a, b), max(a, b)) for a, b in graph.edges())
+
+
+def _entity_edges(graph: nx.Graph) -> list[dict[str, Any]]:
     edges = []
-    for a, b, data in sorted(graph.edges(data=True)):
-        interaction: Interaction = data["interaction"]
+    for a, b in _edge_ends(graph):
+        interaction: Interaction = graph.edges[a, b]["interaction"]
         edges.append({"data": {
             "id": f"{_node_id(a)}--{_node_id(b)}", "source": _node_id(a), "target": _node_id(b),
             "label": ", ".join(sorted(interaction.kinds)), "scenarios": len(interaction.scenarios),
         }})
-    return {"elements": {"nodes": nodes, "edges": edges}, "layout": "cose", "hidden": sorted(hidden)}
-
-
-def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str, Any]:
-    """The procedure as Cytoscape.js elements: phases hold their steps; arrows follow the declared order.
-
-    Steps sit in rows of four inside their phase; a repeating step loops on itself and a
-    step that ``returns_to`` another draws the arrow back, as the engine walks it.
-    """
-    columns, step_width, row_height, phase_gap = 4, 230, 110, 130
-    nodes: list[dict[str, Any]] = []
-    edges: list[dict[str, Any]] = []
-    previous: str | None = None
-    top = 0
-    for phase, parent in procedure.all_phases():
-        phase_id = f"phase:{phase.id}"
-        label = phase.title + (" (repeats)" if procedure.repeats(phase) else "")
-        node: dict[str, Any] = {"data": {"id": phase_id, "label": label, "kind": "phase"}}
-        if parent is not None:
-            node["data"]["parent"] = f"phase:{parent.id}"
-        nodes.append(node)
-        for index, step in enumerate(phase.steps):
-            step_id = f"step:{step.id}"
-            link = url(step.rulings[0]) if step.rulings else ""
-            when = "; ".join(filter(None, [step.when, f"only if {step.condition}" if step.condition else ""]))
-            nodes.append({"data": {"id": step_id, "parent": phase_id, "label": step.title, "kind": "step",
-                                   "url": link, "when": when},
-                          "position": {"x": (index % columns) * step_width, "y": top + (index // columns) * row_height}})
-            if previous is not None:
-                edges.append({"data": {"id": f"{previous}->{step_id}", "source": previous, "target": step_id},
-                              "classes": "rk-flow"})
-            if step.repeat:
-                edges.append({"data": {"id": f"{step_id}-again", "source": step_id, "target": step_id,
-                                       "label": step.when or "repeats"}, "classes": "rk-flow rk-loop"})
-            if step.returns_to:
-                label = f"while {step.returns_while}" if step.returns_while else "repeat"
-                edges.append({"data": {"id": f"{step_id}-returns", "source": step_id, "target": f"step:{step.returns_to}",
-                                       "label": label}, "classes": "rk-flow rk-return"})
-            previous = step_id
-        top += -(-len(phase.steps) // columns) * row_height + phase_gap
-    return {"elements": {"nodes": nodes, "edges": edges}, "layout": "procedure"}
+    return edges
 
 
 def _node_id(entity: Entity) -> str:
     return f"{entity[0]}:{entity[1]}"
+
+
+# --- Procedures: a flowchart, steps top to bottom inside their phases ----------------------------------------
+
+STEP_WIDTH = 210
+STEP_CHARS = 27  # a step title's line, at the entity font size
+PHASE_TITLE = 30  # room above a phase box for its title
+PHASE_PADDING = 10
+STEP_GAP = 22  # between two steps, besides the label of the arrow
+LANE_GAP = 16  # between two arrows that go back up
+
+
+def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str, Any]:
+    """The procedure as a flowchart: steps in the order of play, inside their (nested) phases.
+
+    An arrow into a step that has a condition says "only if ..."; a repeating step loops on
+    itself; a step that ``returns_to`` another draws its arrow back up beside the chart,
+    saying "while ..." when ``returns_while`` names the predicate. Every ruling of a step is
+    one of its links.
+    """
+    nodes: list[dict[str, Any]] = []
+    edges: list[dict[str, Any]] = []
+    positions: dict[str, layout.Point] = {}
+    depth = {phase.id: 0 for phase, _ in procedure.all_phases()}
+    y = 0.0
+    previous: str | None = None
+    for phase, parent in procedure.all_phases():
+        phase_id = f"phase:{phase.id}"
+        if parent is not None:
+            depth[phase.id] = depth[parent.id] + 1
+        label = phase.title + (" (repeats)" if procedure.repeats(phase) else "")
+        data: dict[str, Any] = {"id": phase_id, "label": label, "name": label, "kind": "phase"}
+        if parent is not None:
+            data["parent"] = f"phase:{parent.id}"
+        nodes.append({"data": data})
+        y += PHASE_TITLE + PHASE_PADDING
+        for first, step in enumerate(phase.steps, start=1):
+            step_id = f"step:{step.id}"
+            title = layout.wrap(step.title, STEP_CHARS, 4)
+            height = layout.text_size(title).height + 16
+            into = f"only if {_words(step.condition)}" if step.condition else ""
+            # A condition is written just above the arrow's head; into a phase's first step, above the phase's title.
+            room = layout.text_size(layout.wrap(into, 34)).height if into else 0
+            if previous is not None:
+                y += room + PHASE_TITLE + 4 if first == 1 and into else STEP_GAP + room
+                edges.append(_flow(previous, step_id, "rk-condition" if into and first > 1 else "", into))
+            positions[step_id] = (0.0, y + height / 2)
+            y += height
+            nodes.append({"data": {
+                "id": step_id, "parent": phase_id, "label": title, "name": step.title, "kind": "step", "height": height,
+                "when": step.when, "condition": _words(step.condition),
+                "links": [{"text": ruling, "url": url(ruling)} for ruling in step.rulings],
+            }})
+            if step.repeat:
+                edges.append(_flow(step_id, step_id, "rk-loop", step.when or "repeats", lines=14))
+            previous = step_id
+        y += PHASE_PADDING
+    outermost = STEP_WIDTH / 2 + PHASE_PADDING * (max(depth.values(), default=0) + 1)
+    returns = sorted((s for _, s in procedure.steps() if s.returns_to),
+                     key=lambda s: positions[f"step:{s.id}"][1] - positions[f"step:{s.returns_to}"][1])
+    for lane, step in enumerate(returns):
+        saying = f"while {_words(step.returns_while)}" if step.returns_while else "repeat"
+        edge = _flow(f"step:{step.id}", f"step:{step.returns_to}", "rk-return", saying, lines=14)
+        edge["data"]["lane"] = outermost + LANE_GAP * (lane + 1)
+        edges.append(edge)
+    width = 2 * outermost + LANE_GAP * (len(returns) + 1) + (120 if returns else 0)
+    drawing = layout.Drawing(positions, width, y)
+    return {"graph": "procedure", "elements": {"nodes": nodes, "edges": edges}, "drawings": [drawing.as_data()]}
+
+
+def _flow(source: str, target: str, css: str, label: str, lines: int = 34) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": f"{source}->{target}", "source": source, "target": target}
+    if label:
+        data["label"] = layout.wrap(label, lines, 4)
+    return {"data": data, "classes": " ".join(filter(None, ["rk-flow", css]))}
+
+
+def _words(name: str) -> str:
+    """A predicate's name as words: 'battle-goes-on' -> 'battle goes on'."""
+    return name.replace("-", " ").replace("_", " ")

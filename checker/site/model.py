@@ -6,6 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
@@ -16,7 +17,7 @@ from checker.game import Game
 from checker.readings import Exploration, explore_each
 from checker.runner import RunResult
 from checker.scenario import Scenario
-from checker.site.graphs import interaction_graph, kind_colours
+from checker.site.graphs import KindStyle, interaction_graph, kind_styles
 from checker.trace import Entity
 
 SAFE_PART = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
@@ -43,6 +44,7 @@ class GameView:
     explorations: dict[str, Exploration]
     graph: nx.Graph
     entity_slugs: dict[Entity, str] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)  # what pages compute once per game
 
     def __post_init__(self) -> None:
         taken: set[str] = set()
@@ -62,11 +64,11 @@ class GameView:
 
     @property
     def question_kinds(self) -> tuple[str, ...]:
-        return tuple(k for k, kind in self.game.entity_kinds.items() if kind.open_questions)
+        return self.game.question_kinds
 
     @property
-    def colours(self) -> dict[str, str]:
-        return kind_colours([*self.game.entity_kinds, *sorted({e[0] for e in self.graph} - set(self.game.entity_kinds))])
+    def kind_styles(self) -> dict[str, KindStyle]:
+        return kind_styles([*self.game.entity_kinds, *sorted({e[0] for e in self.graph} - set(self.game.entity_kinds))])
 
     def kind_description(self, kind: str) -> str:
         known = self.game.entity_kinds.get(kind)
@@ -78,6 +80,9 @@ class GameView:
     def vocabulary_page(self) -> str:
         return page(self.id, "vocabulary")
 
+    def facts_page(self) -> str:
+        return page(self.id, "facts")
+
     def ruling_page(self, ruling_id: str) -> str:
         return page(self.id, "rulings", ruling_id)
 
@@ -87,6 +92,11 @@ class GameView:
     def entity_page(self, entity: Entity) -> str:
         return page(self.id, "entities", self.entity_slugs[entity])
 
+    def pair_page(self, a: Entity, b: Entity) -> str:
+        """The page of two entities that met: ``<game>/pairs/<a>--<b>``, the smaller first."""
+        first, second = sorted((a, b))
+        return page(self.id, "pairs", f"{self.entity_slugs[first]}--{self.entity_slugs[second]}")
+
     def demonstrating(self, ruling_id: str) -> list[RunResult]:
         """Scenarios whose run demonstrates the ruling: its trace cites it (see :mod:`checker.citations`)."""
         return [r for r in self.results if ruling_id in demonstrated(r, self.game.catalogue)]
@@ -94,6 +104,11 @@ class GameView:
     def declared_only(self, ruling_id: str) -> list[RunResult]:
         """Scenarios whose author lists the ruling but whose run does not cite it."""
         return [r for r in self.results if r.scenario and ruling_id in uncited(r, self.game.catalogue)]
+
+    def default_readings(self, result: RunResult) -> list[str]:
+        """Ambiguous rulings the run read as the catalogue's default: consulted, not pinned by the scenario."""
+        pinned = result.scenario.readings if isinstance(result.scenario, Scenario) else {}
+        return sorted(ruling for ruling in result.readings if ruling not in pinned)
 
     def depending_on(self, ruling_id: str) -> list[str]:
         """Scenarios whose outcome changes with the reading of this ambiguous ruling alone."""

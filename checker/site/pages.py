@@ -6,28 +6,55 @@ relative, computed from page source paths, so the site works from any folder.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import itertools
 import json
 import posixpath
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
+from checker import reference
 from checker.catalogue import MUST_BE_COVERED, Ruling
+from checker.citations import demonstrated, uncited
 from checker.compare import flatten
 from checker.report import LABELS, outcome_text, yaml_text
 from checker.runner import RunResult
+from checker.scenario import DisputeRuling
 from checker.site.graphs import (
-    cytoscape,
+    NEIGHBOURS_DRAWN,
+    display_names,
+    fan_data,
     most_connected,
-    neighbourhood,
+    network_data,
     open_questions,
+    overview,
     procedure_graph,
+    ranked_neighbours,
 )
-from checker.site.model import GameView, SiteModel
-from checker.trace import Entity
+from checker.site.model import GameView, SiteModel, slug
+from checker.site.pairs import (
+    card_line,
+    connected_pairs,
+    definitions,
+    entity_label,
+    game_template,
+    pair_fragment,
+    meetings,
+    question,
+    unconnected,
+    yaml_string,
+)
+from checker.scenario import Scenario
+from checker.trace import Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
+SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
+ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first,
+PAIR_SEARCH_BOOST = 0.5  # then the pages of the pairs it is in
+OPEN_QUESTIONS_WRITTEN = 5  # open questions of an entity written out on its page; the rest link to the picker
+DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page
 
 
 
@@ -55,37 +82,218 @@ def a(here: str, there: str, text: Any, css: str = "") -> str:
     return f'<a href="{esc(href(here, there))}"{klass}>{esc(text)}</a>'
 
 
-def markdown_page(title: str, body: Iterable[str]) -> str:
-    """A page: the escaped title in the meta block, the body as one raw HTML block."""
-    meta = json.dumps(esc(title))
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """'1 interaction', '2 interactions'; ``words`` for an irregular plural."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+HEADING = re.compile(r'<h([2-4])(?: id="([^"]+)")?>(.*?)</h\1>', re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def with_heading_ids(html_text: str) -> str:
+    """Every h2-h4 gets an id (its own if it has one), unique in the page, and a permalink; the plugin
+    builds the table of contents from them."""
+    taken: dict[str, int] = {}
+
+    def identify(match: re.Match[str]) -> str:
+        level, given, inner = match.group(1), match.group(2), match.group(3)
+        base = given or slug(html.unescape(TAG.sub("", inner)))
+        taken[base] = taken.get(base, 0) + 1
+        anchor = base if taken[base] == 1 else f"{base}-{taken[base]}"
+        return (f'<h{level} id="{anchor}">{inner}'
+                f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>')
+
+    return HEADING.sub(identify, html_text)
+
+
+IDENTIFIED = re.compile(r'<h([2-4]) id="([^"]+)">(.*?)<a class="headerlink"', re.S)
+
+
+def toc_tokens(html_text: str) -> list[dict[str, Any]]:
+    """The table of contents of a page written by :func:`markdown_page`, as Markdown's toc extension gives it."""
+    tokens: list[dict[str, Any]] = []
+    open_levels: list[dict[str, Any]] = []
+    for level_text, anchor, inner in IDENTIFIED.findall(html_text):
+        token = {"level": int(level_text), "id": anchor, "name": TAG.sub("", inner).strip(), "children": []}
+        while open_levels and open_levels[-1]["level"] >= token["level"]:
+            open_levels.pop()
+        (open_levels[-1]["children"] if open_levels else tokens).append(token)
+        open_levels.append(token)
+    return tokens
+
+
+def markdown_page(
+    title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1
+) -> str:
+    """A page: the escaped title in the meta block, the body as one raw HTML block.
+
+    A page of a game is titled with the game too (browser tabs, search results) while its
+    heading stays the short title; ``game`` and ``tags`` (the kind of page) become search
+    tags, so a reader can narrow a search to one game or one kind of page; ``search_boost``
+    ranks the page above (> 1) or below (< 1) others that match as well.
+    """
     lines = [line for line in body if line]
-    return f"---\ntitle: {meta}\n---\n\n<div class=\"rk-page\">\n" + "\n".join(lines) + "\n</div>\n"
+    meta: dict[str, Any] = {"title": esc(f"{title} · {game}" if game and game not in title else title)}
+    heading = ""
+    if game:
+        heading = f"<h1>{esc(title)}</h1>\n"
+        meta["tags"] = [esc(tag) for tag in (game, *tags)]
+    if search_boost != 1:
+        meta["search"] = {"boost": search_boost}
+    front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
+    content = with_heading_ids("\n".join(lines))
+    return f"---\n{front}---\n\n<div class=\"rk-page\">\n{heading}{content}\n</div>\n"
 
 
 def verdict(result: RunResult) -> str:
     return f'<span class="rk-verdict rk-{result.verdict}">{LABELS[result.verdict]}</span>'
 
 
+def default_readings_note(view: GameView, here: str, result: RunResult) -> str:
+    """Beside a PASS or an ANSWER that rests on readings nobody chose: which ambiguous rulings, linked."""
+    rulings = view.default_readings(result)
+    if result.verdict not in ("pass", "question") or not rulings:
+        return ""
+    links = ", ".join(a(here, view.ruling_page(r), r) for r in rulings)
+    return (f' <span class="rk-default-reading">depends on the default reading of '
+            f'{plural(len(rulings), "ambiguous ruling")}: {links}</span>')
+
+
+def verdict_with_readings(view: GameView, here: str, result: RunResult) -> str:
+    return verdict(result) + default_readings_note(view, here, result)
+
+
 def status_badge(status: str) -> str:
     return f'<span class="rk-status rk-status-{esc(status)}">{esc(status)}</span>'
 
 
-def graph_block(data: dict[str, Any], *, filters: bool) -> str:
+def graph_block(data: dict[str, Any], *, name: str, caption: str, legend: str = "", details: str = "") -> str:
+    """A graph drawn by rulings.js from ``data``, with its accessible name, its caption and its text alternative.
+
+    The picture is inert until the reader asks to explore it, so a swipe over it scrolls the page.
+    """
     payload = json.dumps(data, sort_keys=True).replace("<", "\\u003c")
-    controls = ""
-    if filters:
-        controls = (
-            '<div class="rk-graph-controls">'
-            '<input type="search" class="rk-graph-find" placeholder="Focus on an entity…" aria-label="Focus on an entity">'
-            '<span class="rk-graph-kinds"></span>'
-            '<button type="button" class="rk-graph-fit">Fit</button>'
-            "</div>"
-        )
-    kind = "rk-graph-procedure" if data.get("layout") == "procedure" else "rk-graph-interactions"
+    caption_id = "rk-graph-" + hashlib.sha1(payload.encode("utf-8")).hexdigest()[:10]
     return (
-        f'<div class="rk-graph-box">{controls}<div class="rk-graph {kind}" role="img" aria-label="graph">'
-        f'<script type="application/json" class="rk-graph-data">{payload}</script></div></div>'
+        f'<figure class="rk-graph-box" data-graph="{esc(data["graph"])}">{legend}'
+        f'<div class="rk-graph-frame"><div class="rk-graph rk-graph-{esc(data["graph"])}" role="img" '
+        f'aria-label="{esc(name)}" aria-describedby="{caption_id}">'
+        f'<script type="application/json" class="rk-graph-data">{payload}</script></div>'
+        '<button type="button" class="rk-graph-cover" aria-pressed="false">Tap to explore</button></div>'
+        f'<figcaption id="{caption_id}">{caption}</figcaption>{details}</figure>'
     )
+
+
+def graph_legend(view: GameView, kinds: Iterable[str], *, filters: bool) -> str:
+    """The colour and shape of each kind drawn; with ``filters``, a tick box that shows or hides the kind."""
+    styles = view.kind_styles
+    items = []
+    for kind in kinds:
+        style = styles[kind]
+        marker = _marker(style.shape, style.tone)
+        if filters:
+            items.append(f'<label class="rk-legend-item"><input type="checkbox" value="{esc(kind)}" checked> {marker} {esc(kind)}</label>')
+        else:
+            items.append(f'<span class="rk-legend-item">{marker} {esc(kind)}</span>')
+    find = (
+        '<input type="search" class="rk-graph-find" placeholder="Find an entity…" aria-label="Find an entity in the graph">'
+        '<button type="button" class="rk-graph-fit">Show all</button>' if filters else ""
+    )
+    title = "Kinds shown" if filters else "Kinds"
+    return (f'<div class="rk-graph-controls"><fieldset class="rk-graph-kinds"><legend>{title}</legend>{"".join(items)}</fieldset>'
+            f'{find}</div>')
+
+
+_MARKER_POINTS = {
+    "diamond": "6,0 12,6 6,12 0,6", "triangle": "6,0 12,12 0,12", "hexagon": "3,0 9,0 12,6 9,12 3,12 0,6",
+    "star": "6,0 7.6,4.2 12,4.5 8.6,7.4 9.7,12 6,9.5 2.3,12 3.4,7.4 0,4.5 4.4,4.2",
+    "pentagon": "6,0 12,4.5 9.7,12 2.3,12 0,4.5", "octagon": "3.5,0 8.5,0 12,3.5 12,8.5 8.5,12 3.5,12 0,8.5 0,3.5",
+}
+
+
+def _marker(shape: str, tone: int) -> str:
+    if shape == "ellipse":
+        figure = '<circle cx="6" cy="6" r="6"/>'
+    elif shape == "round-rectangle":
+        figure = '<rect width="12" height="12" rx="3"/>'
+    else:
+        figure = f'<polygon points="{_MARKER_POINTS[shape]}"/>'
+    return f'<svg class="rk-marker rk-kind-{tone}" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">{figure}</svg>'
+
+
+def interactions_graph(view: GameView, here: str) -> list[str]:
+    """The game's interaction graph, what it leaves out, and the same edges as a table."""
+    drawn, alone = overview(view.graph, view.hub_kinds)
+    names = display_names(view.graph)
+
+    def link(entity: Entity) -> str:
+        return a(here, view.entity_page(entity), names[entity])
+
+    data = network_data(drawn, lambda e: href(here, view.entity_page(e)), view.kind_styles, names)
+    kinds = [k for k in view.kind_styles if any(n[0] == k for n in drawn)]
+    hubs = [k for k in view.hub_kinds if any(n[0] == k for n in view.graph)]
+    caption = [f"{_count(drawn.number_of_nodes(), 'entity', 'entities')} joined by "
+               f"{_count(drawn.number_of_edges(), 'interaction')}: two are joined when the engine made them "
+               "interact while resolving a scenario. Click or tap a node to open its page."]
+    if hubs:
+        caption.append(f"Not drawn, because they meet nearly everything: the {esc(', '.join(hubs))} entities "
+                       "(each page draws its own interactions).")
+    if alone:
+        caption.append("Not drawn, because they meet only those or nothing yet: " + ", ".join(link(e) for e in alone) + ".")
+    rows = []
+    for x, y in sorted((min(p), max(p)) for p in drawn.edges()):
+        interaction = drawn.edges[x, y]["interaction"]
+        rows.append([link(x), link(y), esc(", ".join(sorted(interaction.kinds))), str(len(interaction.scenarios))])
+    details = ("<details><summary>The graph as a table</summary>"
+               + table(["entity", "entity", "kind of interaction", "scenarios"], rows) + "</details>")
+    name = (f"Interaction graph of {view.game.title}: {_count(drawn.number_of_nodes(), 'entity', 'entities')}, "
+            f"{_count(drawn.number_of_edges(), 'interaction')}; the same data is in the table below")
+    return [graph_block(data, name=name, caption=" ".join(caption), legend=graph_legend(view, kinds, filters=True),
+                        details=details)]
+
+
+def neighbourhood_graph(view: GameView, here: str, entity: Entity) -> list[str]:
+    """An entity and the neighbours it shares most scenarios with; the others listed under the picture."""
+    names = display_names(view.graph)
+    ranked = ranked_neighbours(view.graph, entity)
+    shown, rest = ranked[:NEIGHBOURS_DRAWN], ranked[NEIGHBOURS_DRAWN:]
+    if not shown:
+        return ["<p>No interaction yet: no scenario makes the engine apply a ruling to it and another entity.</p>"]
+    data = fan_data(view.graph, entity, shown, lambda e: href(here, view.entity_page(e)), view.kind_styles, names)
+    kinds = [k for k in view.kind_styles if any(n[0] == k for n in [entity, *shown])]
+    caption = (f"{esc(names[entity])} and the {_count(len(shown), 'entity', 'entities')} it shares most scenarios with"
+               + (f", of {len(ranked)}" if rest else "") + "; the table below lists every interaction.")
+    if rest:
+        caption += (" Not drawn: " + ", ".join(a(here, view.entity_page(e), names[e]) for e in rest) + ".")
+    name = f"Interactions of {names[entity]} with {_count(len(shown), 'entity', 'entities')}; the table below lists them all"
+    return [graph_block(data, name=name, caption=caption, legend=graph_legend(view, kinds, filters=False))]
+
+
+def procedure_block(view: GameView, here: str) -> list[str]:
+    """The game's procedure as a flowchart, and the same steps as a table with every ruling linked."""
+    procedure = view.game.procedure
+    data = procedure_graph(procedure, lambda r: href(here, view.ruling_page(r)))
+    rows = []
+    for phase, step in procedure.steps():
+        notes = [step.when, f"only if {step.condition}" if step.condition else "", "repeats" if step.repeat else ""]
+        if step.returns_to:
+            notes.append(f"then back to “{procedure.step(step.returns_to).title}”"
+                         + (f" while {step.returns_while}" if step.returns_while else ""))
+        rows.append([esc(phase.title), esc(step.title), esc("; ".join(filter(None, notes))),
+                     ", ".join(a(here, view.ruling_page(r), r) for r in step.rulings)])
+    steps = len(rows)
+    phases = sum(1 for _ in procedure.all_phases())
+    details = ("<details><summary>The procedure as a table</summary>"
+               + table(["phase", "step", "when", "rulings"], rows) + "</details>")
+    caption = ("Declared once as data; the engine walks these steps in this order. Click or tap a step for its "
+               "ruling; a step with several rulings lists them.")
+    name = f"Procedure {procedure.title}: {_count(steps, 'step')} in {_count(phases, 'phase')}; the same steps are in the table below"
+    return [graph_block(data, name=name, caption=caption, details=details)]
+
+
+def _count(number: int, singular: str, plural: str = "") -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 
 def code_block(text: str, language: str = "yaml", *, copy: bool = False) -> str:
@@ -103,18 +311,14 @@ def table(head: list[str], rows: Iterable[list[str]]) -> str:
     return f'<table class="rk-table"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def entity_label(entity: Entity) -> str:
-    return f"{entity[1]} ({entity[0]})"
-
-
 # --- Home -------------------------------------------------------------------------------------
 
 
 def home(model: SiteModel) -> str:
     here = "index.md"
     games = [
-        f"<li>{a(here, view.home(), view.game.title)} — {view.counts()['rulings']} rulings, "
-        f"{view.counts()['scenarios']} scenarios</li>"
+        f"<li>{a(here, view.home(), view.game.title)} — {plural(view.counts()['rulings'], 'ruling')}, "
+        f"{plural(view.counts()['scenarios'], 'scenario')}</li>"
         for view in model.games.values()
     ]
     example = (
@@ -131,7 +335,10 @@ def home(model: SiteModel) -> str:
         f"<ul>{''.join(games)}</ul>",
         f"<p>{a(here, 'coverage.md', 'Coverage')} lists rulings against scenarios and the interactions "
         f"no scenario tests yet; {a(here, 'disputes.md', 'Disputes')} shows ambiguous rulings and "
-        "disputed scenarios with their competing outcomes side by side.</p>",
+        "disputed scenarios with their competing outcomes side by side. Each game page answers "
+        "<i>what happens when X meets Y</i>: pick two entities.</p>",
+        "<p>Search results carry their game and the kind of page as tags: add a game's name or a kind "
+        "(<i>entity</i>, <i>ruling</i>, <i>scenario</i>, <i>pair</i>) to the words you search for to narrow them.</p>",
         "<h2>Reading a scenario</h2>",
         "<p>A scenario page shows the initial state, the actions in order, the expected facts next "
         "to the facts the engine computed (only the listed facts are checked), and the trace. "
@@ -158,20 +365,16 @@ def game_page(view: GameView) -> str:
     catalogue = view.game.catalogue
     counts = view.counts()
     body = [
-        f"<p>Source: <code>{esc(catalogue.document)}</code>. {counts['rulings']} rulings, "
-        f"{counts['scenarios']} scenarios, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
+        f"<p>Source: <code>{esc(catalogue.document)}</code>. {plural(counts['rulings'], 'ruling')}, "
+        f"{plural(counts['scenarios'], 'scenario')}, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
         f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')} · "
-        f"{a(here, view.vocabulary_page(), 'What a scenario can say')}</p>",
+        f"{a(here, view.vocabulary_page(), 'What a scenario can say')} · "
+        f"{a(here, view.facts_page(), 'Facts it can assert and defaults')}</p>",
+        pair_picker(view),
         f"<h2>Procedure: {esc(view.game.procedure.title)}</h2>",
-        "<p>Declared once as data; the engine walks these steps in this order. Click a step for its ruling.</p>",
-        graph_block(procedure_graph(view.game.procedure, lambda r: href(here, view.ruling_page(r))), filters=False),
+        *procedure_block(view, here),
         "<h2>Interactions</h2>",
-        "<p>Two entities are joined when the engine made them interact while resolving a scenario. "
-        f"{esc(', '.join(view.hub_kinds).capitalize() or 'No kind')} start hidden (they meet nearly everything); tick "
-        "them to show them. Focus on one entity, zoom with the "
-        "wheel, click a node to open its page with its own neighbourhood.</p>",
-        graph_block(cytoscape(view.graph, lambda e: href(here, view.entity_page(e)), hidden=view.hub_kinds,
-                              colours=view.colours), filters=True),
+        *interactions_graph(view, here),
         "<h2>Rulings by section</h2>",
     ]
     section: tuple[str, ...] | None = None
@@ -201,11 +404,11 @@ def game_page(view: GameView) -> str:
         body.append(f"<p><b>{esc(kind)}</b>: {links}</p>")
     body.append("<h2>Scenarios</h2>")
     body.append(table(["scenario", "verdict", "status"], (
-        [a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id), verdict(r),
+        [a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id), verdict_with_readings(view, here, r),
          status_badge(r.scenario.status if r.scenario else "")]
         for r in view.results
     )))
-    return markdown_page(view.game.title, body)
+    return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
 
 
 def vocabulary_page(view: GameView) -> str:
@@ -230,7 +433,34 @@ def vocabulary_page(view: GameView) -> str:
     body.append(table(["reason", "what it means"], (
         [f"<code>{esc(name)}</code>", esc(text)] for name, text in vocabulary.reject_reasons.items()
     )))
-    return markdown_page(f"{view.game.title}: what a scenario can say", body)
+    return markdown_page("What a scenario can say", body, game=view.game.title, tags=("vocabulary",))
+
+
+def facts_page(view: GameView) -> str:
+    """Every fact of the game's outcome schema and every default of its state schema (:mod:`checker.reference`)."""
+    here = view.facts_page()
+    inherited = reference.defaults(view.game)
+    body = [
+        f"<p>Generated from the schema of {a(here, view.home(), view.game.title)}: the facts are its "
+        "<code>outcome</code>, the defaults its <code>state</code>. "
+        f"<code>{esc(reference.ANY_KEY)}</code> stands for a key the scenario chooses (a side, a name, a number), "
+        f"<code>{esc(reference.EACH_ITEM)}</code> for each record of a list. Under <code>expect:</code> only the facts "
+        f"written are compared; {a(here, view.vocabulary_page(), 'what a scenario can say')} lists the actions.</p>",
+        "<h2>Facts a scenario can assert</h2>",
+        table(["fact", "value", "what it is"], (
+            [f"<code>{esc(fact.path)}</code>", esc(fact.kind), esc(fact.description)] for fact in reference.facts(view.game)
+        )),
+        "<h2>Defaults of the initial state</h2>",
+        "<p>What the game assumes for a key the initial state leaves out.</p>" if inherited
+        else "<p>None: the initial state spells out every key.</p>",
+    ]
+    if inherited:
+        body.append(table(["key", "when left out", "what it is"], (
+            [f"<code>{esc(d.path)}</code>", f"<code>{esc(reference.default_value(d))}</code>" if d.has_value else "see the description",
+             esc(d.description)]
+            for d in inherited
+        )))
+    return markdown_page("Facts and defaults", body, game=view.game.title, tags=("facts",))
 
 
 def _parameters(params: dict[str, Any] | Any, required: tuple[str, ...]) -> str:
@@ -288,12 +518,13 @@ def ruling_page(view: GameView, ruling: Ruling) -> str:
     if entities:
         body.append("<h2>Entities it concerns</h2>")
         body.append("<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in entities) + "</p>")
-    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body)
+    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body, game=view.game.title, tags=("ruling",))
 
 
 def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
     return "<ul>" + "".join(
-        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id)}</li>"
+        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id)}"
+        f"{default_readings_note(view, here, r)}</li>"
         for r in results
     ) + "</ul>"
 
@@ -306,10 +537,9 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
     assert scenario is not None
     here = view.scenario_page(scenario.id)
     body = [
-        f"<p>{a(here, view.home(), view.game.title)} · {verdict(result)} · {status_badge(scenario.status)}"
+        f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, result)} · {status_badge(scenario.status)}"
         + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
-        "<p>Demonstrates: " + ", ".join(a(here, view.ruling_page(r), r) for r in scenario.rulings) + "</p>"
-        if scenario.rulings else "",
+        _demonstrates(view, here, result),
         f"<p>{esc(scenario.notes)}</p>" if scenario.notes else "",
     ]
     if scenario.assumptions:
@@ -322,8 +552,7 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
     body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
     body.append("<h2>Actions</h2><ol class=\"rk-actions\">")
     for action in scenario.actions:
-        fields = ", ".join(f"{k}: {v}" for k, v in action.data.items() if k != "action")
-        line = f"<li><b>{esc(action.kind)}</b> {esc(fields)}"
+        line = f"<li>{esc(action_words(action.data))}"
         if action.reject:
             line += f" — must be refused: <code>{esc(action.reject)}</code>"
         if action.index in result.rejections:
@@ -340,10 +569,11 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
             continue
         wrong = {m.field for m in checkpoint.mismatches}
         actual = flatten(checkpoint.observed)
+        expected_facts = flatten(expected)
         rows = [
-            [f"<code>{esc(field)}</code>", esc(value), esc(actual.get(field, "—")),
+            [fact_cell(field), yaml_cell(expected_facts, field), yaml_cell(actual, field),
              '<span class="rk-verdict rk-fail">differs</span>' if field in wrong else '<span class="rk-verdict rk-pass">=</span>']
-            for field, value in flatten(expected).items()
+            for field in expected_facts
         ]
         body.append(f"<h3>{esc(checkpoint.label)}</h3>")
         body.append(table(["fact", "expected", "engine", ""], rows))
@@ -365,9 +595,43 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
     involved = sorted({e for step in result.trace for e in step.entities if e in view.entity_slugs})
     if involved:
         body.append("<h2>Entities</h2><p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>")
-    body.append("<h2>Scenario file</h2>")
+    if scenario.ruling is not None:
+        body.append("<h2>Ruling</h2>")
+        body.append(_ruling_made(view, here, scenario.ruling))
+    body.append(f'<h2 id="{SCENARIO_FILE}">Scenario file</h2>')
     body.append(code_block(raw_text, copy=True))
-    return markdown_page(scenario.title, body)
+    return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",))
+
+
+def _demonstrates(view: GameView, here: str, result: RunResult) -> str:
+    """The rulings the run demonstrates (its trace cites them), apart from those the author only declares."""
+    catalogue = view.game.catalogue
+    shown = sorted(demonstrated(result, catalogue))
+    declared = uncited(result, catalogue)
+    parts = []
+    if shown:
+        parts.append("<p>Demonstrates (cited by the engine's trace): "
+                     + ", ".join(a(here, view.ruling_page(r), r) for r in shown) + "</p>")
+    if declared:
+        parts.append("<p>Declared by the author, not cited by the trace (not demonstrated): "
+                     + ", ".join(a(here, view.ruling_page(r), r) if r in catalogue else esc(r) for r in declared) + "</p>")
+    return "".join(parts)
+
+
+def action_words(action: Mapping[str, Any]) -> str:
+    """An action written out from its data: 'attack — player A, monster Pixie, card Jab, target Golem'."""
+    fields = ", ".join(f"{key} {_words(value)}" for key, value in action.items() if key != "action")
+    return f"{action['action']} — {fields}" if fields else str(action["action"])
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {_words(item)}" for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return " + ".join(_words(item) for item in value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _expectation(scenario: Any, action: int | None) -> Any:
@@ -377,25 +641,37 @@ def _expectation(scenario: Any, action: int | None) -> Any:
 
 
 def _trace(view: GameView, here: str, result: RunResult) -> str:
-    """The trace in groups (action and phase), numbered straight through."""
+    """The trace grouped under what caused it (setup, each action, the end of the scenario), then by phase,
+    numbered straight through."""
+    actions = result.scenario.actions if isinstance(result.scenario, Scenario) else ()
+    numbered = list(enumerate(result.trace, start=1))
     parts: list[str] = []
-    heading: tuple[Any, ...] | None = None
-    for number, step in enumerate(result.trace, start=1):
-        if (step.action, step.settling, step.phase) != heading:
-            if heading is not None:
-                parts.append("</ol>")
-            heading = (step.action, step.settling, step.phase)
-            if step.action is not None:
-                where = f"action {step.action + 1}"
-            else:
-                where = "when the scenario ends" if step.settling else "setup"
-            parts.append(f'<p class="rk-trace-heading">{esc(where)}{" · " + esc(step.phase) if step.phase else ""}</p>')
-            parts.append(f'<ol class="rk-trace" start="{number}">')
-        cite = f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
-        parts.append(f"<li>{esc(step.text)}{cite}</li>")
-    if heading is not None:
-        parts.append("</ol>")
+    for _, group in itertools.groupby(numbered, key=lambda item: (item[1].action, item[1].settling)):
+        steps = list(group)
+        parts.append(f'<section class="rk-trace-group"><p class="rk-trace-heading">{esc(_cause(steps[0][1], actions))}</p>')
+        for phase, in_phase in itertools.groupby(steps, key=lambda item: item[1].phase):
+            lines = list(in_phase)
+            if phase:
+                parts.append(f'<p class="rk-trace-phase">{esc(phase)}</p>')
+            parts.append(f'<ol class="rk-trace" start="{lines[0][0]}">')
+            parts.extend(f"<li>{esc(step.text)}{_cite(view, here, step)}</li>" for _, step in lines)
+            parts.append("</ol>")
+        parts.append("</section>")
     return "".join(parts)
+
+
+def _cite(view: GameView, here: str, step: TraceStep) -> str:
+    return f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
+
+
+def _cause(step: TraceStep, actions: tuple[Any, ...]) -> str:
+    if step.settling:
+        return "When the scenario ends: what the last action left pending is finished"
+    if step.action is None:
+        return "Setup: the initial state is built"
+    if step.action < len(actions):
+        return f"Action {step.action + 1}: {action_words(actions[step.action].data)}"
+    return f"Action {step.action + 1}"
 
 
 # --- Entity ---------------------------------------------------------------------------------------
@@ -409,16 +685,12 @@ def entity_page(view: GameView, entity: Entity) -> str:
     scenario_count = len(data.get("scenarios", ()))
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {esc(kind)}</p>",
-        f"<p>{esc(view.kind_description(kind))}, met in {scenario_count} "
-        f"scenario{'s' if scenario_count != 1 else ''} and {view.graph.degree(entity)} interactions.</p>",
+        f"<p>{esc(view.kind_description(kind))}, met in {plural(scenario_count, 'scenario')}; "
+        f"the engine made it interact with {plural(view.graph.degree(entity), 'other entity', 'other entities')}.</p>",
     ]
-    if described is not None:
-        body.append("<p>As the game's card catalogue defines it:</p>")
-        body.append(code_block(yaml_text({name: described})))
+    body.append(_definition(view, here, entity))
     body.append("<h2>Interactions</h2>")
-    body.append(graph_block(cytoscape(neighbourhood(view.graph, entity), lambda e: href(here, view.entity_page(e)), focus=entity,
-                                      colours=view.colours),
-                            filters=True))
+    body.extend(neighbourhood_graph(view, here, entity))
     rows = []
     for other in sorted(view.graph.neighbors(entity)):
         interaction = view.graph.edges[entity, other]["interaction"]
@@ -426,9 +698,9 @@ def entity_page(view: GameView, entity: Entity) -> str:
             a(here, view.entity_page(other), entity_label(other)),
             esc(", ".join(sorted(interaction.kinds))),
             ", ".join(a(here, view.ruling_page(r), r) for r in sorted(interaction.rulings)),
-            ", ".join(a(here, view.scenario_page(s), s) for s in sorted(interaction.scenarios)),
+            a(here, view.pair_page(entity, other), plural(len(interaction.scenarios), "scenario")),
         ])
-    body.append(table(["with", "kind", "rulings", "scenarios"], rows))
+    body.append(table(["with", "kind", "rulings", "what happens"], rows))
     body.append("<h2>Rulings applied to it</h2><ul>" + "".join(
         f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
         for r in sorted(data.get("rulings", ()))
@@ -436,7 +708,124 @@ def entity_page(view: GameView, entity: Entity) -> str:
     scenarios = [r for r in view.results if r.id in data.get("scenarios", ())]
     body.append("<h2>Scenarios</h2>")
     body.append(_scenario_list(view, here, scenarios))
-    return markdown_page(f"{name} ({kind})", body)
+    body.append(_open_questions(view, here, entity))
+    return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
+                         search_boost=ENTITY_SEARCH_BOOST)
+
+
+def _definition(view: GameView, here: str, entity: Entity) -> str:
+    """The entity's own text, in words, then as YAML: from the game's catalogue, else from the scenarios' ``cards:``."""
+    found = definitions(view, entity)
+    if not found:
+        return ""
+    parts = ["<h2>What it is</h2>"]
+    for value, scenario_ids in found[:DEFINITIONS_SHOWN]:
+        if scenario_ids:
+            parts.append(f"<p>As {plural(len(scenario_ids), 'scenario')} define{'s' if len(scenario_ids) == 1 else ''} it "
+                         f"under <code>cards:</code> (" + ", ".join(a(here, view.scenario_page(s), s) for s in scenario_ids[:3])
+                         + (f" and {len(scenario_ids) - 3} more" if len(scenario_ids) > 3 else "") + "):</p>")
+        else:
+            parts.append("<p>As the game's card catalogue defines it:</p>")
+        parts.append(_definition_words(value))
+        parts.append(f"<details><summary>As YAML</summary>{code_block(yaml_text({entity[1]: value}))}</details>")
+    if len(found) > DEFINITIONS_SHOWN:
+        parts.append(f"<p>Other scenarios define it in {plural(len(found) - DEFINITIONS_SHOWN, 'other way')}.</p>")
+    return "".join(parts)
+
+
+def _definition_words(value: Any) -> str:
+    if not isinstance(value, Mapping):
+        return f"<p>{esc(_words(value))}</p>"
+    rows = "".join(f"<dt>{esc(str(key).replace('_', ' '))}</dt><dd>{esc(_words(item))}</dd>" for key, item in value.items())
+    return f'<dl class="rk-definition">{rows}</dl>'
+
+
+def _open_questions(view: GameView, here: str, entity: Entity) -> str:
+    """The pairs no scenario covers yet, each with a question scenario to copy: written out for the most
+    connected, and for the others on the game page's pair picker, which a link opens on that pair."""
+    others = unconnected(view, entity)
+    if not others:
+        return ""
+    written = "".join(
+        f"<li><details><summary>{esc(entity_label(entity))} × {esc(entity_label(other))}</summary>"
+        f"{code_block(question(view, entity, other), copy=True)}</details></li>"
+        for other in others[:OPEN_QUESTIONS_WRITTEN]
+    )
+    linked = ", ".join(
+        f'<a href="{esc(href(here, view.home()) + pair_fragment(view, entity, other))}">{esc(entity_label(other))}</a>'
+        for other in others[OPEN_QUESTIONS_WRITTEN:]
+    )
+    return (f"<h2>Open questions</h2><p>No scenario yet makes it interact with these "
+            f"{plural(len(others), 'entity', 'entities')} of the kinds that raise questions "
+            f"({esc(', '.join(view.question_kinds))}). Each comes with a question scenario to start from: "
+            "leave out <code>expect:</code> and the engine answers it.</p>"
+            f'<ul class="rk-open-questions">{written}</ul>'
+            + (f'<p class="rk-open-linked">With: {linked} (the game page writes the question).</p>' if linked else ""))
+
+
+# --- Pairs ------------------------------------------------------------------------------------------
+
+
+def pair_page(view: GameView, first: Entity, second: Entity) -> str:
+    """Every scenario in which the engine made the two interact: verdict, what it did, the rulings cited."""
+    here = view.pair_page(first, second)
+    found = meetings(view, first, second)
+    items = []
+    for meeting in found:
+        result = meeting.result
+        title = result.scenario.title if result.scenario else result.id
+        cited = ", ".join(a(here, view.ruling_page(r), r) for r in meeting.rulings)
+        items.append(
+            f"<li>{verdict_with_readings(view, here, result)} {a(here, view.scenario_page(result.id), title)}"
+            f'<p class="rk-answer">{esc(meeting.answer())}</p>'
+            + (f'<p class="rk-cite">Rulings cited: {cited}</p>' if cited else "") + "</li>"
+        )
+    rulings = sorted({r for meeting in found for r in meeting.rulings})
+    body = [
+        f"<p>{a(here, view.home(), view.game.title)} · {a(here, view.entity_page(first), entity_label(first))} × "
+        f"{a(here, view.entity_page(second), entity_label(second))}</p>",
+        f"<p>The engine made them interact in {plural(len(found), 'scenario')}, under "
+        f"{plural(len(rulings), 'ruling')}.</p>",
+        "<h2>Scenarios</h2>",
+        f'<ul class="rk-meetings">{"".join(items)}</ul>',
+        "<h2>Rulings</h2>",
+        "<ul>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
+                         for r in rulings) + "</ul>",
+    ]
+    return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",),
+                         search_boost=PAIR_SEARCH_BOOST)
+
+
+def pair_picker(view: GameView) -> str:
+    """Two selects on the game page: the pair's page when the engine made them meet, else 'no scenario yet'."""
+    here = view.home()
+    entities = sorted(view.graph)
+    index = {entity: number for number, entity in enumerate(entities)}
+    data = {
+        "entities": [{"label": entity_label(e), "kind": e[0], "name": yaml_string(e[1]), "url": href(here, view.entity_page(e)),
+                      "slug": view.entity_slugs[e], "card": card_line(view, e)} for e in entities],
+        "pairs": {f"{index[x]}-{index[y]}": href(here, view.pair_page(x, y)) for x, y in connected_pairs(view)},
+        "questionKinds": list(view.question_kinds),
+        "template": game_template(view),
+    }
+    payload = json.dumps(data, sort_keys=True, ensure_ascii=False).replace("<", "\\u003c")
+    groups = "".join(
+        f'<optgroup label="{esc(kind)}">'
+        + "".join(f'<option value="{index[e]}">{esc(e[1])}</option>' for e in members) + "</optgroup>"
+        for kind, members in itertools.groupby(sorted(entities, key=lambda e: (e[0], e[1].lower())), key=lambda e: e[0])
+    )
+    return (
+        "<h2>What happens when X meets Y</h2>"
+        "<p>Pick two entities: you get every scenario in which the engine made them interact, or, when none does yet, "
+        "a question scenario to start from.</p>"
+        '<form class="rk-pairs" action="#">'
+        f'<script type="application/json" class="rk-pairs-data">{payload}</script>'
+        f'<label>First <select class="rk-pair-a" name="a"><option value="">choose…</option>{groups}</select></label> '
+        f'<label>Second <select class="rk-pair-b" name="b"><option value="">choose…</option>{groups}</select></label> '
+        '<button type="submit" class="rk-pair-go">What happens?</button>'
+        '<div class="rk-pair-answer" role="status" aria-live="polite"></div>'
+        "</form>"
+    )
 
 
 # --- Coverage and disputes ------------------------------------------------------------------------
@@ -456,7 +845,7 @@ def coverage_page(model: SiteModel) -> str:
             rows.append([a(here, view.ruling_page(ruling.id), ruling.id), status_badge(ruling.status),
                          str(len(passing)), f'<span class="rk-cover rk-cover-{state}">{esc(state)}</span>'])
         uncovered = [r[0] for r in rows if "rk-cover-uncovered" in r[3]]
-        body.append(f"<p>{len(rows)} rulings; {len(uncovered)} of those that need a passing scenario have none"
+        body.append(f"<p>{plural(len(rows), 'ruling')}; {len(uncovered)} of those that need a passing scenario have none"
                     + (": " + ", ".join(uncovered) if uncovered else ".") + "</p>")
         body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
         disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
@@ -464,10 +853,11 @@ def coverage_page(model: SiteModel) -> str:
                     + "".join(f"<li>{a(here, view.ruling_page(r.id), r.id)} (ambiguous)</li>" for r in catalogue.with_status("ambiguous"))
                     + "".join(f"<li>{a(here, view.scenario_page(r.id), r.id)} (disputed)</li>" for r in disputed) + "</ul>")
         body.append("<h3>Most connected entities</h3><ol>" + "".join(
-            f"<li>{a(here, view.entity_page(e), entity_label(e))} — {d} interactions</li>" for e, d in most_connected(view.graph)
+            f"<li>{a(here, view.entity_page(e), entity_label(e))} — {plural(d, 'interaction')}</li>"
+            for e, d in most_connected(view.graph)
         ) + "</ol>")
         questions = open_questions(view.graph, view.question_kinds)
-        body.append(f"<h3>Open questions</h3><p>{len(questions)} pairs of {esc(', '.join(view.question_kinds))} that no "
+        body.append(f"<h3>Open questions</h3><p>{plural(len(questions), 'pair')} of {esc(', '.join(view.question_kinds))} that no "
                     f"scenario makes interact. The {min(len(questions), OPEN_QUESTIONS_SHOWN)} between the most "
                     "connected entities:</p><ul>" + "".join(
                         f"<li>{a(here, view.entity_page(x), entity_label(x))} × {a(here, view.entity_page(y), entity_label(y))}</li>"
@@ -481,11 +871,23 @@ def coverage_page(model: SiteModel) -> str:
 
 def disputes_page(model: SiteModel) -> str:
     here = "disputes.md"
-    body: list[str] = []
+    body: list[str] = [
+        "<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
+        "what every reading of the ambiguous rulings it reads gives, and the file to copy. Ruled disputes carry "
+        "their <code>ruling:</code>. Ambiguous rulings follow, with the scenarios whose outcome depends on them.</p>",
+    ]
     for view in model.games.values():
         body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
+        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
+        opened = [r for r in disputed if r.scenario and r.scenario.ruling is None]
+        ruled = [r for r in disputed if r.scenario and r.scenario.ruling is not None]
+        body.append(f'<h3 id="{esc(view.id)}-open">Open disputes</h3>')
+        body += [_open_dispute(view, here, r) for r in opened] or ["<p>None.</p>"]
+        body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
+        body += [_ruled_dispute(view, here, r) for r in ruled] or ["<p>None yet.</p>"]
+        body.append(f'<h3 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h3>')
         for ruling in view.game.catalogue.with_status("ambiguous"):
-            body.append(f"<h3>{a(here, view.ruling_page(ruling.id), ruling.id)}</h3>")
+            body.append(f"<h4>{a(here, view.ruling_page(ruling.id), ruling.id)}</h4>")
             body.append(f'<blockquote class="rk-quote">{esc(ruling.quote)}</blockquote>')
             if ruling.summary:
                 body.append(f"<p>{esc(ruling.summary)}</p>")
@@ -493,31 +895,98 @@ def disputes_page(model: SiteModel) -> str:
             written_for = {r.id for r in view.demonstrating(ruling.id)}
             depending.sort(key=lambda sid: (sid not in written_for, sid))
             for scenario_id in depending[:SIDE_BY_SIDE_SHOWN]:
-                body.append(_side_by_side(view, here, scenario_id, ruling))
+                body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
+                body.append(_side_by_side(view, scenario_id, ruling))
             if len(depending) > SIDE_BY_SIDE_SHOWN:
                 body.append("<p>The outcome also depends on it in: " + ", ".join(
                     a(here, view.scenario_page(s), s) for s in depending[SIDE_BY_SIDE_SHOWN:]) + "</p>")
             if not depending:
                 body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
-        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
-        if disputed:
-            body.append("<h3>Disputed scenarios</h3>")
-            body.append(_scenario_list(view, here, disputed))
     return markdown_page("Disputes", body)
 
 
-def _side_by_side(view: GameView, here: str, scenario_id: str, ruling: Ruling) -> str:
+def _dispute_heading(view: GameView, here: str, result: RunResult) -> str:
+    title = result.scenario.title if result.scenario else result.id
+    return f"<h4>{a(here, view.scenario_page(result.id), title)}</h4>"
+
+
+def _open_dispute(view: GameView, here: str, result: RunResult) -> str:
+    """What every reading of each ambiguous ruling the scenario's run reads gives, and the file to copy."""
+    file_link = f'<a href="{esc(href(here, view.scenario_page(result.id)) + "#" + SCENARIO_FILE)}">the scenario file to copy</a>'
+    parts = [
+        f'<div class="rk-dispute rk-dispute-open">{_dispute_heading(view, here, result)}',
+        f"<p>{verdict(result)} <code>{esc(result.id)}</code> · {file_link}</p>",
+    ]
+    exploration = view.explorations.get(result.id)
+    for ruling_id in result.readings:
+        ruling = view.game.catalogue[ruling_id]
+        same = exploration is None or not exploration.depends_on(ruling_id, result.readings)
+        parts.append(f"<p>Under each reading of {a(here, view.ruling_page(ruling_id), ruling_id)}"
+                     + (" (the same outcome under every one):" if same else ":") + "</p>")
+        parts.append(_side_by_side(view, result.id, ruling))
+    if not result.readings:
+        parts.append("<p>Its run reads no ambiguous ruling of the catalogue: the engine gives one answer.</p>")
+    return "".join(parts) + "</div>"
+
+
+def _ruled_dispute(view: GameView, here: str, result: RunResult) -> str:
+    assert result.scenario is not None and result.scenario.ruling is not None
+    return (f'<div class="rk-dispute rk-dispute-ruled">{_dispute_heading(view, here, result)}'
+            + _ruling_made(view, here, result.scenario.ruling) + "</div>")
+
+
+def _ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
+    """The ruling made on a dispute: what was adopted, the reasoning, the date and who ruled."""
+    if ruling.readings:
+        adopted = ", ".join(f"{a(here, view.ruling_page(r), r)} = <code>{esc(name)}</code>" for r, name in ruling.readings.items())
+    else:
+        adopted = esc(ruling.outcome)
+    by = f" by {esc(ruling.by)}" if ruling.by else ""
+    return (f'<p class="rk-adopted">Adopted: {adopted}</p>'
+            f'<blockquote class="rk-reasoning">{esc(ruling.reasoning)}</blockquote>'
+            f'<p class="rk-ruled-on">Ruled on <time datetime="{ruling.date.isoformat()}">{ruling.date.isoformat()}</time>{by}.</p>')
+
+
+def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     """The scenario's outcome under each reading of ``ruling``, every other reading as in the scenario."""
     own = next(r.readings for r in view.results if r.id == scenario_id)
     branches = view.explorations[scenario_id].varying(ruling.id, own)
     flats = [flatten(b.result.outcome) for b in branches]
     differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1})
     head = ["fact"] + [b.readings[ruling.id] for b in branches]
-    rows = [[f"<code>{esc(k)}</code>", *(esc(f.get(k, "—")) for f in flats)] for k in differing]
+    rows = [[fact_cell(k), *(yaml_cell(f, k) for f in flats)] for k in differing]
     refused = [" ".join(f"action {i + 1} refused ({esc(r.reason)})" for i, r in sorted(b.result.rejections.items())) or "—"
                for b in branches]
     rows.append(["<i>refused actions</i>", *refused])
-    return f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>" + table(head, rows)
+    summary = _difference_summary(differing, len(set(refused)) > 1)
+    return f'<p class="rk-difference">{esc(summary)}</p>' + table(head, rows)
+
+
+def fact_cell(path: str) -> str:
+    """A fact's dotted path, kept on one line."""
+    return f'<code class="rk-fact">{esc(path)}</code>'
+
+
+def yaml_cell(facts: Mapping[str, Any], key: str) -> str:
+    """A fact's value as YAML (flow style), '—' when it is not there."""
+    if key not in facts:
+        return "—"
+    text = yaml_text(facts[key], flow_leaves=True).strip()
+    text = text[: -len("...")].rstrip() if text.endswith("\n...") else text
+    return f'<code class="rk-yaml">{esc(text)}</code>'
+
+
+def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
+    """One line: what the readings change."""
+    changes = []
+    if facts:
+        shown = ", ".join(facts[:3]) + (f" and {len(facts) - 3} more" if len(facts) > 3 else "")
+        changes.append(f"{plural(len(facts), 'fact')} ({shown})")
+    if refusals_differ:
+        changes.append("which actions are refused")
+    if not changes:
+        return "The readings give the same outcome."
+    return "The readings change " + " and ".join(changes) + "."
 
 
 # --- All pages ------------------------------------------------------------------------------------
@@ -529,11 +998,14 @@ def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
     for view in model.games.values():
         pages[view.home()] = game_page(view)
         pages[view.vocabulary_page()] = vocabulary_page(view)
+        pages[view.facts_page()] = facts_page(view)
         for ruling in view.game.catalogue.rulings:
             pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
         for result in view.results:
             pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
         for entity in view.graph:
             pages[view.entity_page(entity)] = entity_page(view, entity)
+        for first, second in connected_pairs(view):
+            pages[view.pair_page(first, second)] = pair_page(view, first, second)
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.md$", p) and ".." not in p for p in pages)
     return pages

@@ -18,14 +18,16 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
 
 from checker.site.model import build_model
-from checker.site.pages import all_pages
+from checker.site.pages import all_pages, toc_tokens
 
 ASSETS = Path(__file__).parent / "assets"
 GAMES = Path(__file__).parent.parent / "games"
 VENDOR = {"assets/vendor/cytoscape.min.js": "cytoscape/dist/cytoscape.min.js"}
-OURS = {"assets/rulings.js": "rulings.js", "assets/rulings.css": "rulings.css"}
+OURS = {"assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "assets/rulings.css": "rulings.css"}
 
 
 class RulingsConfig(base.Config):
@@ -42,7 +44,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
 
         if config.nav is not None:
             config.nav[1:1] = [{game.title: f"{game.id}/index.md"} for game in games().values()]
-        config.extra_javascript.extend(c.ExtraScriptValue(path) for path in (*VENDOR, "assets/rulings.js"))
+        config.extra_javascript.extend(c.ExtraScriptValue(path) for path in ("assets/rulings.js", "assets/pairs.js"))  # rulings.js loads Cytoscape.js where a page has a graph
         config.extra_css.append("assets/rulings.css")
         return config
 
@@ -63,6 +65,12 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         for target, source in OURS.items():
             files.append(File.generated(config, target, abs_src_path=str(ASSETS / source)))
         return files
+
+    def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """A generated page's headings are HTML, which Markdown's table of contents does not see: build it here."""
+        if len(page.toc) == 0:
+            page.toc = get_toc(toc_tokens(html))
+        return html
 
     def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
         root = self._root(config)

@@ -1072,32 +1072,35 @@ def self_inflicted_damage(context: Context, state: State, action: Mapping[str, A
 # --- Life Points Loss / Reduction, Status, Hand/Deck/Discard: skills, ENV and turn actions. --
 
 
-def lose_lp(context: Context, monster: Monster, amount: int, source: str) -> None:
+def lose_lp(context: Context, monster: Monster, amount: int, card: Card) -> None:
     """Life Points loss is not damage: Doll does not stop it and 'ends if damaged' effects persist."""
+    source, by = card.name, card_entity(card)
     before = monster.lp
     monster.lp = max(0, monster.lp - amount)
     context.note(
         "mr.lp-loss.not-damage", f"{source}: {monster.name} loses {amount} LP (not damage): {before} → {monster.lp}",
-        lp=monster.lp, involves=[("card", source), monster_entity(monster), mechanic("Life Points loss")],
+        lp=monster.lp, involves=[by, monster_entity(monster), mechanic("Life Points loss")],
     )
     if monster.has("damage_immune"):
         context.note(
             "mr.lp-loss.doll", f"Doll does not stop Life Points loss: {monster.name} still loses {amount}",
-            involves=[("card", source), status_entity("Doll"), mechanic("Life Points loss")],
+            involves=[by, status_entity("Doll"), mechanic("Life Points loss")],
         )
         context.note(
             "mr.card.doll-lp-loss", f"{monster.name}, under Doll, loses Life Points from {source}: not damage",
-            involves=[("card", source), monster_entity(monster), status_entity("Doll"), mechanic("Life Points loss")],
+            involves=[by, monster_entity(monster), status_entity("Doll"), mechanic("Life Points loss")],
         )
     if monster.has("ends_if_damaged"):
         context.note(
             "mr.lp-loss.silent-stance", f"{monster.name}'s 'ends if damaged' status persists: this was not damage",
-            involves=[("card", source), *(status_entity(s.name) for s in monster.statuses if s.definition.ends_if_damaged),
+            involves=[by, *(status_entity(s.name) for s in monster.statuses if s.definition.ends_if_damaged),
                       mechanic("Life Points loss")],
         )
 
 
-def draw(context: Context, state: State, player: str, amount: int, source: str) -> None:
+def draw(context: Context, state: State, player: str, amount: int, card: Card | None) -> None:
+    """``card`` is the card whose effect draws; None for the Breeder's own draw."""
+    source, by = (card.name, [card_entity(card)]) if card else ("draw", [])
     breeder = state.breeder(player)
     env = state.env_card()
     if env is not None and env.blocks_draw:
@@ -1108,7 +1111,7 @@ def draw(context: Context, state: State, player: str, amount: int, source: str) 
         context.note(
             "mr.cards.draw-insufficient-loses",
             f"{player} must draw {amount} with {len(breeder.deck)} in the deck: {player} loses at once",
-            involves=[("card", source), mechanic("draw")],
+            involves=[*by, mechanic("draw")],
         )
         return
     drawn, breeder.deck = breeder.deck[:amount], breeder.deck[amount:]
@@ -1230,7 +1233,7 @@ def _taunt_granted_twice(context: Context, state: State, player: str, user: Mons
 def skill_lose_lp(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)
-        lose_lp(context, target, effect.amount, action["card"])
+        lose_lp(context, target, effect.amount, state.cards[action["card"]])
 
 
 @vocabulary.effect("halve-lp", "A monster's ('to') Life Points are halved (rounded in favour of the other Breeder).", family=SKILL,
@@ -1248,7 +1251,7 @@ def skill_halve_lp(context: Context, state: State, player: str, user: Monster | 
 
 @vocabulary.effect("draw", "Its Breeder draws 'amount' cards.", family=SKILL, params={"amount": CARDS}, required=["amount"])
 def skill_draw(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
-    draw(context, state, player, effect.amount, action["card"])
+    draw(context, state, player, effect.amount, state.cards[action["card"]])
 
 
 def shuffle_in(context: Context, breeder: Breeder, cards: list[str], action: Mapping[str, Any]) -> None:
@@ -1411,14 +1414,14 @@ def _play_env(context: Context, state: State, action: Mapping[str, Any]) -> None
                     "mr.card.cool-judge-pray", f"{card.name}'s 'when played' draw is not blocked by {replaced}",
                     involves=[card_entity(card), ("ENV", replaced), mechanic("draw")],
                 )
-            draw(context, state, player, effect.amount, card.name)
+            draw(context, state, player, effect.amount, card)
 
 
 @vocabulary.action("draw", "Draw cards from the deck (drawing with too few cards loses at once).",
                    params={"player": ref("player"), "amount": {"type": "integer", "minimum": 1}}, required=["player"])
 def draw_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     game_on(context, state)
-    draw(context, state, action["player"], action.get("amount", 1), "draw")
+    draw(context, state, action["player"], action.get("amount", 1), None)
 
 
 @vocabulary.action("end-turn", "End the turn: end-of-turn effects, statuses count down, the other Breeder plays.",
@@ -1430,7 +1433,7 @@ def end_turn(context: Context, state: State, action: Mapping[str, Any]) -> None:
     if env is not None and env.lp_loss_each_turn_end:
         for monster in state.monsters():
             if not monster.ko:
-                lose_lp(context, monster, env.lp_loss_each_turn_end, env.name)
+                lose_lp(context, monster, env.lp_loss_each_turn_end, env)
     for status in state.breeder(player).statuses:
         if status.definition.guts_each_turn_end:
             breeder_status_kept(context, state, state.breeder(player), status)

@@ -77,6 +77,11 @@ def card_entity(name: str) -> Entity:
     return ("card", name)
 
 
+def effect_entity(state: State, name: str) -> Entity:
+    """What an effect on the Chain comes from: a Magic or Trap card, or a monster (its Flip or trigger effect)."""
+    return ("monster", name) if state.cards[name].type == "monster" else card_entity(name)
+
+
 def monster_entity(state: State, monster: Monster) -> Entity:
     return ("monster", monster.card)
 
@@ -313,7 +318,7 @@ def resolve_chain(context: Context, state: State) -> None:
     def resolve(number: int, link: Link[Effect], below: Chain) -> Chain:
         return apply_effect(context, state, link, below)
 
-    chain.resolve(context, resolve, label="Chain Link")
+    chain.resolve(context, resolve, label="Chain Link", entity=lambda link: effect_entity(state, link.card))
 
 
 @vocabulary.action("resolve-chain", "Both players pass: the Chain resolves, last link first.")
@@ -360,7 +365,7 @@ def change_stat(context: Context, state: State, link: Link[Effect], below: Chain
     before, after = _add_to_stat(monster, link.effect.kind, link.effect.amount)
     lasts = "" if link.effect.until is None else f" until {UNTIL[link.effect.until]}"
     context.note(None, f"{link.card}: {monster.name}'s {_stat_name(link.effect.kind)} {before} → {after}{lasts}",
-                 involves=[card_entity(link.card), monster_entity(state, monster)])
+                 involves=[effect_entity(state, link.card), monster_entity(state, monster)])
     if link.effect.until is not None:
         state.lasting.append(Lasting(link.card, monster.name, link.effect.kind, link.effect.amount, link.effect.until))
     return below
@@ -388,7 +393,7 @@ def end_durations(context: Context, state: State, ending: frozenset[str], ruling
         before, after = _add_to_stat(monster, lasting.kind, -lasting.amount)
         context.note(ruling, f"{lasting.card} lasted until {UNTIL[lasting.until]}: "
                      f"{monster.name}'s {_stat_name(lasting.kind)} {before} → {after}",
-                     involves=[card_entity(lasting.card), monster_entity(state, monster)])
+                     involves=[effect_entity(state, lasting.card), monster_entity(state, monster)])
 
 
 def leave_field(state: State, monster: Monster) -> None:
@@ -411,7 +416,7 @@ def return_to_hand(context: Context, state: State, link: Link[Effect], below: Ch
     leave_field(state, monster)
     state.players[monster.controller].hand.append(monster.card)
     context.note(None, f"{link.card}: {monster.name} leaves zone {monster.zone} and returns to {monster.controller}'s hand",
-                 involves=[card_entity(link.card), monster_entity(state, monster)])
+                 involves=[effect_entity(state, link.card), monster_entity(state, monster)])
     return below
 
 
@@ -423,7 +428,7 @@ def move(context: Context, state: State, link: Link[Effect], below: Chain) -> Ch
     if zone is None or state.in_zone(monster.controller, zone) is not None:
         raise InputError(f"{link.card} moves {monster.name} to an empty Monster Card Zone: give 'zone:'", path=("zone",))
     context.note(None, f"{link.card}: {monster.name} moves from zone {monster.zone} to zone {zone}",
-                 involves=[card_entity(link.card), monster_entity(state, monster)])
+                 involves=[effect_entity(state, link.card), monster_entity(state, monster)])
     monster.zone = zone
     return below
 
@@ -446,14 +451,14 @@ def special_summon(context: Context, state: State, link: Link[Effect], below: Ch
     if pile is not None:
         if card.name not in pile:
             context.note(None, f"{link.card}: {card.name} is no longer in {link.player}'s {link.effect.summoned_from}: "
-                         "nothing is placed", involves=[card_entity(link.card), ("monster", card.name)])
+                         "nothing is placed", involves=[effect_entity(state, link.card), ("monster", card.name)])
             return below
         pile.remove(card.name)
     name = card.name if state.monster(card.name) is None else f"{card.name} ({link.player}{zone})"
     state.monsters.append(Monster(name, card.name, link.player, zone, link.effect.position, True, card.atk, card.defence))
     context.note(None, f"{link.card}: {card.name} is placed from {link.player}'s {link.effect.summoned_from} "
                  f"in zone {zone}",
-                 involves=[card_entity(link.card), ("monster", card.name)])
+                 involves=[effect_entity(state, link.card), ("monster", card.name)])
     if state.battle is not None and link.player == state.battle.defender:
         state.battle.placed.append(name)
     return below
@@ -463,7 +468,7 @@ def special_summon(context: Context, state: State, link: Link[Effect], below: Ch
 def negate(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     if below.top is None:
         return below
-    context.note(None, f"{link.card} negates {below.top.card}", involves=[card_entity(link.card), card_entity(below.top.card)])
+    context.note(None, f"{link.card} negates {below.top.card}", involves=[effect_entity(state, link.card), effect_entity(state, below.top.card)])
     return below.negate(len(below))
 
 
@@ -475,7 +480,7 @@ def life_points(context: Context, state: State, link: Link[Effect], below: Chain
     before = state.players[player].lp
     state.players[player].lp += change
     context.note(None, f"{link.card}: {player}'s Life Points {before} → {before + change}",
-                 involves=[card_entity(link.card), mechanic("Life Points")])
+                 involves=[effect_entity(state, link.card), mechanic("Life Points")])
     return below
 
 

@@ -1,0 +1,28 @@
+"""Where disputes may hide: rulings no scenario cites, entities no scenario makes interact."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from checker.citations import covered
+from checker.game import Game
+from checker.runner import RunResult
+from checker.site.graphs import interaction_graph, open_questions
+from checker.trace import Entity
+
+
+@dataclass(frozen=True)
+class Gaps:
+    uncited: tuple[str, ...]  # rulings (not-testable ones aside) that no passing scenario or answered question demonstrates
+    unconnected: tuple[tuple[Entity, Entity], ...]  # pairs of entities no trace joins, most connected first
+    kinds: tuple[str, ...]  # the entity kinds whose pairs count (the game's ``open_questions`` kinds)
+
+
+def gaps(game: Game, results: Iterable[RunResult]) -> Gaps:
+    """The gaps in ``results`` (the game's scenarios run); unlike coverage, a question's citations count."""
+    mine = [r for r in results if r.scenario is not None and r.scenario.game == game.id]
+    shown = covered(mine, game.catalogue, verdicts=("pass", "question"))
+    uncited = tuple(r.id for r in game.catalogue.rulings if r.status != "not-testable" and r.id not in shown)
+    pairs = open_questions(interaction_graph(mine, game.catalogue), game.question_kinds)
+    return Gaps(uncited, tuple(pairs), game.question_kinds)

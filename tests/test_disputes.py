@@ -1,0 +1,149 @@
+"""checker disputes --find: candidate questions whose outcome really changes with one ruling's reading."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from checker import candidates, disputes, report, suite
+from checker.cli import main
+from checker.gaps import gaps
+from checker.readings import explore_each
+from checker.scenario import MODELINE, Scenario
+from checker.suite import Suite
+from tests.conftest import ROOT, SCENARIOS
+from tests.toygame import GAME as TOY
+
+FOUND = re.compile(r"^  (?P<ruling>\S+): found a minimal scenario \((?P<count>\d+) actions?\): (?P<path>\S+)$")
+NOT_FOUND = re.compile(r"^  (?P<ruling>\S+): no divergence found in the budget$")
+GAME = "many-marios-0"
+
+
+@pytest.fixture(scope="module")
+def finder_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
+    """One search of Many Marios, seeded, within a budget well under a minute."""
+    out = tmp_path_factory.mktemp("candidates") / GAME
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        code = main(["disputes", "--find", GAME, "--budget", "15", "--seed", "0", "--out", str(out)])
+    return code, stdout.getvalue(), out
+
+
+def found(output: str) -> dict[str, tuple[int, Path]]:
+    return {m["ruling"]: (int(m["count"]), Path(m["path"])) for m in map(FOUND.match, output.splitlines()) if m}
+
+
+def test_every_ambiguous_ruling_gets_one_line_and_one_is_found(finder_run: tuple[int, str, Path]) -> None:
+    code, output, out = finder_run
+    assert code == 0, output
+    game = suite.games()[GAME]
+    lines = [line for line in output.splitlines() if FOUND.match(line) or NOT_FOUND.match(line)]
+    assert [(FOUND.match(line) or NOT_FOUND.match(line))["ruling"] for line in lines] == list(disputes.ambiguous(game))
+    assert found(output), output
+    assert sorted(path for _, path in found(output).values()) == sorted(out.glob("*.yaml"))
+
+
+def test_each_candidate_is_a_valid_question_whose_outcome_depends_on_its_ruling(finder_run: tuple[int, str, Path]) -> None:
+    _, output, out = finder_run
+    game = suite.games()[GAME]
+    loaded = suite.load_many(suite.scenario_files([SCENARIOS, out]))  # ids unique beside the golden suite
+    by_path = {Path(item.path): item for item in loaded if isinstance(item, Scenario)}
+    for ruling, (count, path) in found(output).items():
+        scenario = by_path[path]
+        assert scenario.is_question and scenario.rulings == (ruling,) and scenario.status == "disputed"
+        assert re.fullmatch(rf"candidate-{re.escape(ruling.replace('.', '-'))}-[0-9a-f]{{8}}", scenario.id)
+        assert len(scenario.actions) == count
+        assert "Found automatically" in scenario.notes and ruling in scenario.notes
+        exploration = explore_each(scenario, game)
+        assert exploration.depends_on(ruling, exploration.branches[0].readings), path
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith(MODELINE) and (path.parent / first[len(MODELINE):]).resolve() == ROOT / "schema" / "scenario.schema.json"
+    assert main(["check", str(out)]) == 0
+
+
+def test_the_report_names_where_disputes_may_hide(finder_run: tuple[int, str, Path]) -> None:
+    _, output, _ = finder_run
+    assert re.search(r"^Rulings no scenario or question cites \(\d+\)", output, re.M), output
+    assert re.search(r"^Pairs of unit, ability no scenario connects \(\d+\)", output, re.M), output
+
+
+def test_candidates_are_not_collected_as_golden_scenarios(finder_run: tuple[int, str, Path], pytester: pytest.Pytester) -> None:
+    _, _, out = finder_run
+    shutil.copytree(out, pytester.path / "candidates" / GAME)
+    result = pytester.runpytest("--collect-only", "-q")
+    assert "no tests collected" in result.stdout.str(), result.stdout.str()
+
+
+def test_the_search_shrinks_to_the_smallest_divergent_scenario(tmp_path: Path) -> None:
+    """Spark Duel's one ambiguous ruling (equal Sparks) diverges first when both players play a 1."""
+    source = disputes.generator(TOY)
+    assert source is not None
+    [finding] = disputes.find_disputes(TOY, source, Suite({TOY.id: TOY}), seconds=10, seed=0,
+                                       folder=tmp_path / "candidates", schema=tmp_path / "scenario.schema.json")
+    assert (finding.ruling, finding.actions) == ("toy.amb.equal-sparks", 4)
+    assert finding.path is not None
+    assert finding.path.read_text(encoding="utf-8") == (
+        "# yaml-language-server: $schema=../scenario.schema.json\n"
+        f"id: {finding.path.stem}\n"
+        "game: spark-duel\n"
+        "title: 'Found automatically: the reading of toy.amb.equal-sparks changes this outcome'\n"
+        "rulings: [toy.amb.equal-sparks]\n"
+        "status: disputed\n"
+        "notes: 'Found automatically by `checker disputes --find`, then shrunk: review it,\n"
+        "  and promote it to the scenarios folder (with the reading adopted or expectations\n"
+        "  added) or delete it. What changes with toy.amb.equal-sparks: under both-lose-one,\n"
+        "  players.A.life = 9, players.B.life = 9; under draw, players.A.life = 10, players.B.life\n"
+        "  = 10.'\n"
+        "initial:\n"
+        "  players:\n"
+        "    A:\n"
+        "      hand: ['1']\n"
+        "    B:\n"
+        "      hand: ['1']\n"
+        "actions:\n"
+        "- {action: spark, player: A, card: '1'}\n"
+        "- {action: spark, player: B, card: '1'}\n"
+        "- {action: pass, player: A}\n"
+        "- {action: pass, player: B}\n"
+    )
+
+
+def test_the_same_scenario_gets_the_same_id() -> None:
+    data = {"initial": {"players": {}}, "actions": []}
+    assert candidates.candidate_id("x.amb.y", data) == candidates.candidate_id("x.amb.y", dict(data))
+    assert candidates.candidate_id("x.amb.y", data) != candidates.candidate_id("x.amb.z", data)
+
+
+def test_a_game_without_a_generator_is_said_so_and_its_gaps_still_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["disputes", "--find", "yugioh-dm2", "--budget", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("yugioh-dm2 has no scenario generator"), out
+    assert "Rulings no scenario or question cites" in out
+
+
+def test_an_unknown_game_is_one_message_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["disputes", "--find", "many-marios"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown game 'many-marios'" in err and "Traceback" not in err
+
+
+def test_gaps_are_the_rulings_no_trace_cites_and_the_cards_no_trace_joins() -> None:
+    """Equal Sparks (5 against 5) and a Break negating a Shield (9 against 2): no Shield resolves, nobody
+    runs out of life, no hand is too large; the 5s never meet the Break, the Shield, the 9 or the 2, and
+    the Break meets the Shield it negates."""
+    duels = ROOT / "tests" / "toygame" / "duels"
+    results = Suite({TOY.id: TOY}).check([duels / "equal-sparks.yaml", duels / "break-negates-shield.yaml"])
+    found = gaps(TOY, results)
+    assert found.uncited == ("toy.prep.hand-limit", "toy.compare.shield", "toy.end.lose")
+    unconnected = {frozenset((a[1], b[1])) for a, b in found.unconnected}
+    assert {frozenset(("5", other)) for other in ("Break", "Shield", "9", "2")} <= unconnected
+    assert frozenset(("Break", "Shield")) not in unconnected  # the Break negates the Shield
+    lines = report.gaps_lines(found, shown=2)
+    assert lines[0] == "Rulings no scenario or question cites (3): toy.prep.hand-limit, toy.compare.shield, toy.end.lose"
+    assert lines[1] == f"Pairs of card no scenario connects ({len(found.unconnected)}), the 2 between the most connected:"
+    assert len(lines) == 4

@@ -1,0 +1,115 @@
+"""`checker readings`: what the readings of the ambiguous rulings change in what a file asserts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from checker import suite
+from checker.cli import main
+from checker.readings import survey
+from checker.scenario import Scenario
+from tests.conftest import SCENARIOS
+
+MR = SCENARIOS / "monster-rancher-bc2"
+# Spear attacks empty zone 2: "If there is no monster in that Monster Card Zone, then nothing
+# happens." Whether that used Spear's attack is the ambiguity; the file never attacks with Spear
+# again and asserts only the battle with Hidden, B's Life Points and graveyard.
+DIVIDER = SCENARIOS / "yugioh-dm2" / "divider-targets-a-zone.yaml"
+# Disputed, pinned to the literal Defense Step reading (not the catalogue's default): Monol,
+# unaffected by the Ground-only Fire River, cannot play Shield, so Golem and Mocchi take 3 each.
+LITERAL = MR / "shield-against-fire-river-literal-reading.yaml"
+REDIRECTS = "mr.amb.unaffected-monster-redirects"
+
+
+def readings(capsys, *args: str) -> tuple[int, list[str]]:
+    code = main(["readings", *args])
+    return code, capsys.readouterr().out.splitlines()
+
+
+def values(lines: list[str], fact: str) -> dict[str, str]:
+    """The value under each reading listed below an asserted fact's line."""
+    start = lines.index(f"  {fact}") + 1
+    shown: dict[str, str] = {}
+    for line in lines[start:]:
+        if not line.startswith("    "):
+            break
+        name, value = line.strip().split(": ", 1)
+        shown[name] = value
+    return shown
+
+
+def test_a_file_that_passes_under_every_reading_says_so_in_one_line(capsys) -> None:
+    code, lines = readings(capsys, str(DIVIDER))
+    assert code == 0
+    assert lines[-2:] == [
+        "ygo.amb.replay-empty-zone-attack-used: no difference here",
+        "passes under every reading of the 1 ambiguous ruling it touches",
+    ]
+    # Whether Spear has attacked differs, but the file asserts nothing about it.
+    assert not any("Spear" in line for line in lines)
+
+
+def test_verbose_adds_every_runs_outcome_facts_that_differ(capsys) -> None:
+    code, lines = readings(capsys, "--verbose", str(DIVIDER))
+    assert code == 0
+    assert "    players.A.monsters.Spear.attacked = True" in lines
+    assert "    players.A.monsters.Spear.attacked = False" in lines
+    assert lines[-1] == "passes under every reading of the 1 ambiguous ruling it touches"
+
+
+def test_a_reading_the_file_pins_is_kept_by_default(capsys) -> None:
+    code, lines = readings(capsys, str(LITERAL))
+    assert code == 0
+    assert lines[-1] == f"{REDIRECTS}: pinned to unaffected-cannot-defend by the file, not varied (--vary-pinned varies it)"
+    assert not any("passes under every reading" in line or "redirection-allowed" in line for line in lines)
+
+
+def test_vary_pinned_shows_the_asserted_facts_under_each_reading(capsys) -> None:
+    code, lines = readings(capsys, "--vary-pinned", str(LITERAL))
+    assert code == 0
+    assert lines[-1] == f"{REDIRECTS}: changes the outcome"
+    # The Shield example: Monol takes 3 + 3 = 6 for its allies; read literally, Shield is
+    # refused and each Ground ally takes Fire River's 3.
+    assert values(lines, "final outcome: players.B.monsters.Monol.lp") == {"unaffected-cannot-defend": "20", "redirection-allowed": "14"}
+    assert values(lines, "final outcome: players.B.monsters.Golem.lp") == {"unaffected-cannot-defend": "7", "redirection-allowed": "10"}
+    assert values(lines, "action 2") == {"unaffected-cannot-defend": "refused (not-affected)", "redirection-allowed": "legal"}
+    assert f"    unaffected-cannot-defend (pinned): PASS" in lines
+    assert f"    redirection-allowed: FAIL" in lines
+
+
+def test_a_question_compares_its_whole_answer(capsys) -> None:
+    """Last Man lets Plant attack again; if a status with no icon is lost on revival, it cannot."""
+    code, lines = readings(capsys, str(MR / "last-man-revived-question.yaml"))
+    assert code == 0
+    assert lines[-1] == "mr.amb.hidden-status-on-revival: changes the outcome"
+    assert values(lines, "action 4") == {"retained": "legal", "lost": "refused (already-attacked)"}
+    assert values(lines, "final outcome: players.B.monsters.Golem.lp") == {"retained": "16", "lost": "18"}
+
+
+def test_a_file_that_touches_no_ambiguous_ruling(capsys) -> None:
+    code, lines = readings(capsys, str(MR / "counter-rounding.yaml"))
+    assert code == 0
+    assert lines == ["counter-rounding: touches no ambiguous ruling: its outcome does not depend on any reading."]
+
+
+def test_an_invalid_file_exits_2_with_its_place(tmp_path: Path, capsys) -> None:
+    text = LITERAL.read_text(encoding="utf-8")
+    path = tmp_path / "literal.yaml"
+    path.write_text(text.replace(f"{REDIRECTS}: unaffected-cannot-defend", f"{REDIRECTS}: unaffected-cannot-defnd"),
+                    encoding="utf-8")
+    line = next(n for n, text in enumerate(text.splitlines(), 1) if text.startswith(f"  {REDIRECTS}:"))
+    assert main(["readings", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"INVALID  {path}:{line}:")
+    assert "unaffected-cannot-defnd" in captured.err
+
+
+def test_a_survey_makes_one_run_per_reading_not_per_combination() -> None:
+    scenario = next(s for s in suite.load_many(suite.scenario_files([SCENARIOS / "my-crypto-saga"]))
+                    if isinstance(s, Scenario) and s.id == "battle-of-three-games")
+    game = suite.games()[scenario.game]
+    found = survey(scenario, game)
+    assert len(found.touched) >= 4  # every combination would be 2 ** (k + 1) - 1 runs
+    others = sum(len(game.catalogue[ruling].reading_names) - 1 for ruling in found.touched)
+    assert len(found.branches) == 1 + others
