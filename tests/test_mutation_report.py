@@ -59,7 +59,7 @@ def test_timeouts_count_as_killed_and_equivalents_leave_the_count() -> None:
 
 def test_the_report_counts_each_module_and_shows_each_survivor_with_its_diff() -> None:
     text = tool.render([result({"x_f__mutmut_1": "killed", "x_f__mutmut_2": "survived"})], workers=2)
-    assert "| `checker/games/many_marios_0/rules.py` | 2 | 1 | 1 | 0 | 0 | 0 | 0 | 50.0 % (below goal) | 1 / 0 / 0 / 0 | 1 min 15 s |" in text
+    assert "| `checker/games/many_marios_0/rules.py` | 2 | 1 | 1 | 0 | 0 | 0 | 0 / 0 | 50.0 % (below goal) | 1 / 0 / 0 / 0 / 0 | 1 min 15 s |" in text
     assert "### Not killed, rules: 1\n\n#### `x_f__mutmut_2` (survived)" in text
     assert "```diff\n-    if a <= b:\n+    if a < b:\n```" in text
 
@@ -95,6 +95,49 @@ def test_a_broken_equivalents_file_is_one_located_message(tmp_path: Path) -> Non
     broken.write_text("- module: checker/games/x/rules.py\n  mutant: x_f__mutmut_1\n  reason: same\n", encoding="utf-8")
     with pytest.raises(tool.BadInput, match="entry 1 needs exactly the text keys change, module, mutant, reason"):
         tool.load_equivalents(broken)
+    broken.write_text("- class: typos\n  reason: harmless\n", encoding="utf-8")
+    with pytest.raises(tool.BadInput, match="entry 1: unknown class 'typos' \\(known: trace wording\\)"):
+        tool.load_equivalents(broken)
+
+
+FUNCTION = """\
+def f(context, unit, turn):
+    context.note("r.id", f"{unit.name} deals {unit.ae} damage" + (" again" if turn else ""),
+                 involves=[thing("unit")], damage=unit.ae)
+    context.note("r.id", ", ".join(str(n) for n in turn))
+    raise context.reject("too-late", message=f"{unit.name} cannot act")
+"""
+
+
+@pytest.mark.parametrize(("before", "after", "wording"), [
+    ('deals {unit.ae} damage"', 'deals {unit.ae} DAMAGE"', True),
+    ('" again"', '"XX againXX"', True),
+    ('", ".join', '"XX, XX".join', True),
+    ('cannot act"', 'cannot actXX"', True),
+    ('"r.id", f"{unit.name}', '"XXr.idXX", f"{unit.name}', False),  # the ruling cited
+    ('thing("unit")', 'thing("XXunitXX")', False),  # an entity
+    ('damage=unit.ae', 'damage=None', False),  # a number
+    ('f"{unit.name} deals', 'None', False),  # the whole text, its numbers with it
+    ('if turn else', 'if not turn else', False),  # a condition
+    ('deals {unit.ae} damage"', 'deals {unit.de} damage"', False),  # an interpolated field
+    ('"too-late"', '"XXtoo-lateXX"', False),  # the reject reason
+])
+def test_a_change_to_one_literal_of_a_trace_steps_text_only_is_wording(before: str, after: str, wording: bool) -> None:
+    assert before in FUNCTION
+    mutant = FUNCTION.replace(before, after, 1)
+    assert tool.changes_only_wording(FUNCTION, mutant) is wording
+
+
+def test_survivors_of_an_excused_class_leave_the_count_and_are_listed_apart() -> None:
+    statuses = {"x_f__mutmut_1": "killed", "x_f__mutmut_2": "survived", "x_f__mutmut_3": "survived"}
+    module = result(statuses)
+    module.kind_by_mutant = {PREFIX + "x_f__mutmut_2": tool.WORDING, PREFIX + "x_f__mutmut_3": "rules"}
+    assert module.score == pytest.approx(1 / 3) and len(module.not_killed) == 2
+    module.equivalent_classes = {tool.WORDING: "prose"}
+    assert module.score == pytest.approx(1 / 2) and module.not_killed == [PREFIX + "x_f__mutmut_3"]
+    text = tool.render([module], workers=2)
+    assert "| 1 / 0 / 0 / 0 / 0 |" in text and "| 0 / 1 |" in text
+    assert "### Equivalent by class, trace wording: 1\n\nReason (`mutation/equivalent.yaml`): prose" in text
 
 
 def test_only_rules_and_state_modules_of_a_game_can_be_chosen() -> None:
