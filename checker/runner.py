@@ -127,6 +127,7 @@ class _Play:
     def run(self) -> None:
         self._play()
         self._check_cites()
+        self._check_trace()
 
     def _play(self) -> None:
         state = self._setup()
@@ -152,6 +153,16 @@ class _Play:
             Mismatch("cites", ruling, None, note="the trace does not cite it", at=("expect_cites", index))
             for index, ruling in enumerate(self.scenario.expect_cites)
             if ruling not in cited
+        )
+        if missing:
+            self.result.checkpoints.append(Checkpoint(None, missing))
+
+    def _check_trace(self) -> None:
+        """Every step listed under ``expect_trace`` must be matched by a step of the trace."""
+        missing = tuple(
+            Mismatch("trace", expected.describe(), None, note="no step of the trace matches it", at=("expect_trace", index))
+            for index, expected in enumerate(self.scenario.expect_trace)
+            if not any(expected.matches(step) for step in self.context.trace)
         )
         if missing:
             self.result.checkpoints.append(Checkpoint(None, missing))

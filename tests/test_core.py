@@ -283,6 +283,31 @@ def test_a_ruling_listed_under_expect_cites_must_be_cited_by_the_run(toy: Suite,
     assert "unknown ruling 'toy.round.brake'" in invalid.error.render(invalid.path)
 
 
+def test_a_step_listed_under_expect_trace_must_be_in_the_trace_with_its_entities_and_numbers(toy: Suite, tmp_path: Path) -> None:
+    """B plays Spark 2: a step cites the Spark ruling, involves card 2 and shows spark 2."""
+    def expecting(step: str) -> Path:
+        return variant(tmp_path, "shield-halves.yaml", ("game: spark-duel\n", f"game: spark-duel\nexpect_trace:\n  - {step}\n"))
+
+    [matched] = toy.check([expecting('{cites: toy.round.sparks, involves: [[card, "2"]], values: {spark: 2}}')])
+    assert matched.verdict == "pass"
+    for wrong in ('{cites: toy.round.sparks, involves: [[card, "3"]]}', "{cites: toy.round.sparks, values: {spark: 3}}",
+                  "{cites: toy.round.break-negates}"):
+        [result] = toy.check([expecting(wrong)])
+        assert result.verdict == "fail", wrong
+        assert "no step of the trace matches it" in "\n".join(report.details(result))
+    [invalid] = toy.check([expecting("{cites: toy.round.spark}")])
+    assert invalid.verdict == "invalid" and "unknown ruling 'toy.round.spark'" in invalid.error.render(invalid.path)
+
+
+def test_a_trace_step_without_a_text_or_with_a_malformed_entity_is_a_bug_in_the_rules() -> None:
+    context = Context(GAME)
+    context.note("toy.round.sparks", "A plays Spark 2", involves=[("card", "2")])
+    with pytest.raises(TypeError, match="needs a text"):
+        context.note("toy.round.sparks", None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"\(kind, name\) texts"):
+        context.note("toy.round.sparks", "A plays Spark 2", involves=[("card", None)])  # type: ignore[list-item]
+
+
 def test_a_crash_in_a_rules_module_reports_its_traceback_and_the_trace(toy: Suite, monkeypatch) -> None:
     def broken(context: Context, state: Any, action: Any) -> None:
         raise ZeroDivisionError("a bug in the rules")
