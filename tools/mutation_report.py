@@ -30,6 +30,7 @@ import difflib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -149,6 +150,19 @@ def mutant_prefix(module: Path) -> str:
 
 def last_durations() -> dict[str, float]:
     return json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
+
+
+def refresh_copies() -> None:
+    """Bring mutmut's copy of the code it does not mutate (``mutants/checker``: the core, the games'
+    data) up to date with the staged tree. mutmut copies a file only when its copy is missing, so a
+    run of one module would otherwise test against the core and data of the last whole run."""
+    mutated = {STAGE / module for module in rules_modules([])}
+    for path in (STAGE / "checker").rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts and path not in mutated:
+            copy = STAGE / "mutants" / path.relative_to(STAGE)
+            if not copy.is_file() or copy.read_bytes() != path.read_bytes():
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, copy)
 
 
 def run_mutmut(module: Path, workers: int, mutants: list[str] | None = None) -> float:
@@ -469,6 +483,7 @@ def rerun_survivors(modules: list[Path], equivalents: Equivalents, workers: int)
         raise BadInput(f"{module} changed since the last run: run the whole module (without --survivors)")
     survivors = collect(module, None, equivalents).not_killed
     stage(Path.cwd(), STAGE, rules_modules([]), STAGED, fresh=False)
+    refresh_copies()
     if survivors:
         seconds = run_mutmut(module, workers, survivors)
         print(f"reran {len(survivors)} mutants not killed of {module} in {duration(seconds)}")
@@ -508,6 +523,7 @@ def main(argv: list[str] | None = None) -> int:
             # A full run starts afresh: mutmut does not notice a changed scenario. One module's run
             # keeps the other modules' results and refreshes only the files that changed.
             stage(Path.cwd(), STAGE, rules_modules([]), STAGED, fresh=not args.module)
+            refresh_copies()
             if not args.module:
                 DURATIONS.unlink(missing_ok=True)
         seconds = last_durations()
