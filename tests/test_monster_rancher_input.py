@@ -66,3 +66,49 @@ def test_the_env_in_play_must_be_an_env_card() -> None:
     not_env = refusal({"monsters": [PIXIE]}, env="Doll")
     assert not_env.message == "'Doll' is not an ENV card"
     assert not_env.path == ("initial", "env") and not_env.expected == "an ENV card"
+
+
+# --- An action the rules cannot carry out as written ------------------------------------------
+
+ACTION_CARDS = {
+    "Jab": {"kind": "attack", "user": "Golem", "damage": 3},
+    "Quake": {"kind": "attack", "user": "Golem", "damage": 2, "spread": "aoe"},
+    "Spray": {"kind": "attack", "user": "Golem", "damage": 4, "spread": "distributable"},
+}
+
+
+def action_refusal(action: dict[str, Any]) -> InputError:
+    initial = {"players": {
+        "A": {"hand": ["Jab", "Quake", "Spray", "Doll"], "monsters": [{"name": "Golem", "attribute": "Ground", "lp": 20}]},
+        "B": {"monsters": [PIXIE, {"name": "Mew", "attribute": "Ground", "lp": 10}]},
+    }}
+    context = Context(GAME)
+    state = GAME.setup(initial, ACTION_CARDS, context)
+    with pytest.raises(InputError) as caught:
+        GAME.apply(state, {"action": "attack", "player": "A", "monster": "Golem", **action}, context)
+    return caught.value
+
+
+def test_a_target_that_is_not_a_monster_of_the_other_side_is_named_with_the_ones_that_are() -> None:
+    error = action_refusal({"card": "Jab", "target": "Golem"})
+    assert error.message == "side B has no monster named 'Golem'"
+    assert error.path == ("target",)
+    assert error.expected == "a monster of side B: Pixie, Mew"
+
+
+def test_a_card_of_another_kind_cannot_attack() -> None:
+    error = action_refusal({"card": "Doll"})
+    assert error.message == "'Doll' is a skill card, not usable with this action"
+    assert error.path == ("card",) and error.expected == "a attack card"
+
+
+def test_a_single_target_move_needs_its_target_and_others_take_none() -> None:
+    missing = action_refusal({"card": "Jab"})
+    assert missing.message == "Jab damages one monster: declare its target now"
+    assert missing.expected == "a 'target:' key"
+    extra = action_refusal({"card": "Quake", "target": "Pixie"})
+    assert extra.message == "Quake is a aoe move and declares no single target"
+    assert extra.path == ("target",)
+    split = action_refusal({"card": "Spray"})
+    assert split.message == "Spray is distributable: say how the damage is split"
+    assert split.expected == "a 'split:' key"
