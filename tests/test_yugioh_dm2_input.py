@@ -55,3 +55,45 @@ def test_two_monsters_on_the_field_need_two_names() -> None:
     assert error.message == "two monsters named 'Knight' on the field"
     assert error.path == ("initial", "players", "A", "monsters", 2)
     assert error.expected == "names unique on the field (give 'name:' to field two of a card)"
+
+
+# --- An action the rules cannot carry out as written ------------------------------------------
+
+FIELD = {
+    "A": {"hand": ["Trap Hole"], "monsters": {1: {"card": "Knight", "name": "Red"}}},
+    "B": {"monsters": {2: {"card": "Knight", "name": "Blue"}}},
+}
+
+
+def action_refusal(*actions: dict[str, Any]) -> InputError:
+    context = Context(GAME)
+    state = GAME.setup({"players": FIELD}, CARDS, context)
+    state = GAME.apply(state, {"action": "battle-phase", "player": "A"}, context)
+    for action in actions[:-1]:
+        state = GAME.apply(state, action, context)
+    with pytest.raises(InputError) as caught:
+        GAME.apply(state, actions[-1], context)
+    return caught.value
+
+
+def test_an_attacker_not_on_the_field_is_named_with_the_monsters_that_are() -> None:
+    error = action_refusal({"action": "attack", "attacker": "Rde", "target": "Blue"})
+    assert error.message == "no monster named 'Rde' on the field (did you mean 'Red'?)"
+    assert error.path == ("attacker",) and error.expected == "one of: Red, Blue"
+
+
+def test_an_attack_is_made_by_the_turn_players_monster_on_the_opponents() -> None:
+    theirs = action_refusal({"action": "attack", "attacker": "Blue", "target": "Red"})
+    assert theirs.message == "Blue is not A's monster" and theirs.path == ("attacker",)
+    own = action_refusal({"action": "attack", "attacker": "Red", "target": "Red"})
+    assert own.message == "Red is not B's monster" and own.path == ("target",)
+
+
+def test_an_attack_names_what_it_attacks() -> None:
+    error = action_refusal({"action": "attack", "attacker": "Red"})
+    assert error.message == "an attack names its target ('target:'), targets, a 'target_zone:', or is 'direct: true'"
+
+
+def test_only_a_magic_or_trap_card_with_an_effect_is_activated() -> None:
+    error = action_refusal({"action": "activate", "player": "A", "card": "Knight"})
+    assert error.message == "Knight is not a Magic or Trap card with an effect" and error.path == ("card",)
