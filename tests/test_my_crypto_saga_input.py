@@ -56,3 +56,36 @@ def test_the_battle_is_the_scenarios_own() -> None:
     assert state.players["B"].deck == [f"b{n}" for n in range(1, 11)] and state.players["B"].hand == []
     card = state.cards["b4"]
     assert (card.owner, card.kami, card.number, card.element, card.kp) == ("B", "Apollo B", 4, "Fire", 100)
+
+
+# --- An action the rules cannot carry out as written ------------------------------------------
+
+
+def action_refusal(*actions: dict[str, Any]) -> InputError:
+    from checker.game import Context
+    from checker.games.my_crypto_saga import GAME
+
+    context = Context(GAME)
+    state = GAME.setup(initial(["A", "B"], {"A": deck("A"), "B": deck("B")}), {}, context)
+    for action in actions[:-1]:
+        state = GAME.apply(state, action, context)
+    with pytest.raises(InputError) as caught:
+        GAME.apply(state, actions[-1], context)
+    return caught.value
+
+
+def test_every_player_in_the_battle_is_dealt_a_hand_of_their_own_deck() -> None:
+    missing = action_refusal({"action": "deal", "hands": {"A": ["a1", "a2", "a3"]}})
+    assert missing.message == "no hand dealt to B"
+    assert missing.path == ("hands",) and missing.expected == "3 cards for each of A, B"
+    foreign = action_refusal({"action": "deal", "hands": {"A": ["a1", "a2", "a3"], "B": ["b1", "a4", "b3"]}})
+    assert foreign.message == "'a4' is not in B's deck"
+    assert foreign.path == ("hands", "B", 1)
+    assert foreign.expected == "a card of B's deck: " + ", ".join(f"b{n}" for n in range(1, 11))
+
+
+def test_every_player_in_the_game_makes_a_choice() -> None:
+    error = action_refusal({"action": "deal", "hands": {"A": ["a1", "a2", "a3"], "B": ["b1", "b2", "b3"]}},
+                           {"action": "pre-round", "select": {"A": "a1"}})
+    assert error.message == "no select for B"
+    assert error.path == ("select",) and error.expected == "a select for each player in the game, or 'timeout'"
