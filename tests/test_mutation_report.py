@@ -105,6 +105,7 @@ def f(context, unit, turn):
     context.note("r.id", f"{unit.name} deals {unit.ae} damage" + (" again" if turn else ""),
                  involves=[thing("unit")], damage=unit.ae)
     context.note("r.id", ", ".join(str(n) for n in turn))
+    context.note("r.id", f"{unit.name} {'waits' if turn else 'charges'}", spent=unit.ae)
     raise context.reject("too-late", message=f"{unit.name} cannot act")
 """
 
@@ -114,6 +115,8 @@ def f(context, unit, turn):
     ('" again"', '"XX againXX"', True),
     ('", ".join', '"XX, XX".join', True),
     ('cannot act"', 'cannot actXX"', True),
+    ("'waits' if", "'XXwaitsXX' if", True),  # a branch of a choice inside a field
+    ("if turn else 'charges'", "if not turn else 'charges'", False),  # its condition
     ('"r.id", f"{unit.name}', '"XXr.idXX", f"{unit.name}', False),  # the ruling cited
     ('thing("unit")', 'thing("XXunitXX")', False),  # an entity
     ('damage=unit.ae', 'damage=None', False),  # a number

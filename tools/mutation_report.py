@@ -292,11 +292,14 @@ def _text_start(path: tuple, call_index: int) -> int:
 
 def _builds_text(step: tuple[ast.AST, str, int | None]) -> bool:
     """Whether a step stays within the text: the literal parts of an f-string, a ``+`` of texts,
-    either branch of a choice, the separator of a ``join``; not an interpolated field, a
-    condition, or an argument of another call."""
+    either branch of a choice (also one written inside an f-string's field), the separator of a
+    ``join``; not a field's format, a condition, or an argument of another call (a literal reached
+    only through these is text)."""
     node, name, _ = step
     if isinstance(node, ast.JoinedStr):
         return name == "values"
+    if isinstance(node, ast.FormattedValue):
+        return name == "value"
     if isinstance(node, ast.BinOp):
         return isinstance(node.op, ast.Add) and name in ("left", "right")
     if isinstance(node, ast.IfExp):
