@@ -121,6 +121,12 @@ class Context:
         """
         if ruling is not None and ruling not in self.catalogue:
             raise KeyError(f"the rules cite {ruling!r}, which is not in the catalogue")
+        if not isinstance(text, str) or not text:
+            raise TypeError(f"a trace step needs a text, got {text!r}")
+        entities = tuple(dict.fromkeys([*self._scope, *involves]))
+        malformed = [e for e in entities if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(p, str) and p for p in e))]
+        if malformed:
+            raise TypeError(f"a trace step's entities are (kind, name) texts, got {malformed!r}")
         self.trace.append(
             TraceStep(
                 text=text,
@@ -129,7 +135,7 @@ class Context:
                 step=self._step.id if self._step else None,
                 action=self.action,
                 values=values,
-                entities=tuple(dict.fromkeys([*self._scope, *involves])),
+                entities=entities,
                 settling=self.settling,
             )
         )

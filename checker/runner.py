@@ -125,6 +125,11 @@ class _Play:
     audit: Audit | None
 
     def run(self) -> None:
+        self._play()
+        self._check_cites()
+        self._check_trace()
+
+    def _play(self) -> None:
         state = self._setup()
         if state is None:
             return
@@ -140,6 +145,27 @@ class _Play:
         self.result.outcome = self._observe(state)
         if self.scenario.expect is not None:
             self._compare(None, self.scenario.expect, self.result.outcome, at=("expect",))
+
+    def _check_cites(self) -> None:
+        """Every ruling listed under ``expect_cites`` must be cited somewhere in the trace."""
+        cited = {step.ruling for step in self.context.trace}
+        missing = tuple(
+            Mismatch("cites", ruling, None, note="the trace does not cite it", at=("expect_cites", index))
+            for index, ruling in enumerate(self.scenario.expect_cites)
+            if ruling not in cited
+        )
+        if missing:
+            self.result.checkpoints.append(Checkpoint(None, missing))
+
+    def _check_trace(self) -> None:
+        """Every step listed under ``expect_trace`` must be matched by a step of the trace."""
+        missing = tuple(
+            Mismatch("trace", expected.describe(), None, note="no step of the trace matches it", at=("expect_trace", index))
+            for index, expected in enumerate(self.scenario.expect_trace)
+            if not any(expected.matches(step) for step in self.context.trace)
+        )
+        if missing:
+            self.result.checkpoints.append(Checkpoint(None, missing))
 
     def _setup(self) -> Any:
         """The initial state, or ``None`` when the game refuses it (which a scenario may expect)."""

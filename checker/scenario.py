@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from checker.errors import InputError
 from checker.game import Game
 from checker.schema import Validator, nearest, one_of
+from checker.trace import TraceStep
 from checker.yamlsafe import Document, load_file
 
 MODELINE = "# yaml-language-server: $schema="
@@ -54,6 +55,31 @@ class DisputeRuling:
 
 
 @dataclass(frozen=True)
+class ExpectedStep:
+    """A step the run's trace must hold: one that cites ``cites``, involves at least ``involves``
+    and shows at least ``values`` (the numbers the step records), each equal."""
+
+    cites: str
+    involves: tuple[tuple[str, str], ...] = ()
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def matches(self, step: TraceStep) -> bool:
+        return (
+            step.ruling == self.cites
+            and all(entity in step.entities for entity in self.involves)
+            and all(name in step.values and step.values[name] == value for name, value in self.values.items())
+        )
+
+    def describe(self) -> str:
+        parts = [f"a step citing {self.cites}"]
+        if self.involves:
+            parts.append("involving " + ", ".join(f"{kind} {name}" for kind, name in self.involves))
+        if self.values:
+            parts.append("showing " + ", ".join(f"{name} = {value!r}" for name, value in self.values.items()))
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
 class Scenario:
     path: str
     document: Document = field(repr=False)
@@ -71,6 +97,8 @@ class Scenario:
     actions: tuple[Action, ...]
     expect: Mapping[str, Any] | None
     reject: str | None = None  # the reason the game is expected to refuse the initial state
+    expect_cites: tuple[str, ...] = ()  # rulings the run's trace must cite
+    expect_trace: tuple[ExpectedStep, ...] = ()  # steps the run's trace must hold
     ruling: DisputeRuling | None = None  # the ruling made, when the dispute was ruled on
 
     @property
@@ -84,6 +112,8 @@ class Scenario:
         return (
             self.expect is None
             and self.reject is None
+            and not self.expect_cites
+            and not self.expect_trace
             and all(a.expect is None and a.reject is None for a in self.actions)
         )
 
@@ -159,7 +189,17 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         actions=actions,
         expect=data.get("expect"),
         reject=data["reject"]["reason"] if "reject" in data else None,
+        expect_cites=tuple(data.get("expect_cites", ())),
+        expect_trace=tuple(_expected_step(raw) for raw in data.get("expect_trace", ())),
         ruling=_dispute_ruling(data["ruling"], game) if "ruling" in data else None,
+    )
+
+
+def _expected_step(raw: Mapping[str, Any]) -> ExpectedStep:
+    return ExpectedStep(
+        cites=raw["cites"],
+        involves=tuple((kind, name) for kind, name in raw.get("involves", ())),
+        values=dict(raw.get("values", {})),
     )
 
 
@@ -208,11 +248,13 @@ def _independent(errors: list[InputError]) -> list[InputError]:
 
 def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
     catalogue = game.catalogue
-    for index, ruling_id in enumerate(data.get("rulings", ())):
+    cited = [((key, index), ruling_id) for key in ("rulings", "expect_cites") for index, ruling_id in enumerate(data.get(key, ()))]
+    cited += [(("expect_trace", index, "cites"), step["cites"]) for index, step in enumerate(data.get("expect_trace", ()))]
+    for path, ruling_id in cited:
         if ruling_id not in catalogue:
             raise InputError(
                 f"unknown ruling {ruling_id!r}{nearest(ruling_id, catalogue.ids)}",
-                path=("rulings", index),
+                path=path,
                 expected=f"a ruling id of {game.id}'s catalogue",
             )
     _check_readings(data.get("readings", {}), game, ("readings",))

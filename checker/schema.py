@@ -167,6 +167,35 @@ def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
             "game": {"enum": list(games), "description": "Game identifier."},
             "title": {"type": "string", "minLength": 1, "maxLength": 200},
             "rulings": {"type": "array", "items": {"type": "string"}, "description": "Ruling ids this scenario demonstrates."},
+            "expect_cites": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Ruling ids the run's trace must cite; one it does not cite fails the scenario.",
+            },
+            "expect_trace": {
+                "type": "array",
+                "description": "Steps the run's trace must hold; one no step matches fails the scenario.",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["cites"],
+                    "properties": {
+                        "cites": {"type": "string", "description": "The ruling the step cites."},
+                        "involves": {
+                            "type": "array",
+                            "description": "Entities the step involves (at least these), each [kind, name].",
+                            "items": {
+                                "type": "array", "minItems": 2, "maxItems": 2,
+                                "items": {"type": "string", "minLength": 1},
+                            },
+                        },
+                        "values": {
+                            "type": "object",
+                            "description": "Numbers the step shows (at least these), each equal.",
+                        },
+                    },
+                },
+            },
             "tags": {"type": "array", "items": {"type": "string"}},
             "status": {"enum": ["confirmed", "disputed"], "default": "confirmed"},
             "notes": {"type": "string"},

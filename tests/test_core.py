@@ -266,6 +266,49 @@ def test_a_refused_initial_state_is_a_golden_test(toy: Suite, tmp_path: Path) ->
     assert result.verdict == "fail" and "hand-too-large" in report.details(result)[0]
 
 
+def test_a_ruling_listed_under_expect_cites_must_be_cited_by_the_run(toy: Suite, tmp_path: Path) -> None:
+    """The Break's ruling applies only when a Break is played: a duel without one cannot cite it."""
+    cites = ("rulings: [toy.round.break-negates, toy.round.resolve]\n",
+             "rulings: [toy.round.break-negates, toy.round.resolve]\nexpect_cites: [toy.round.break-negates]\n")
+    [cited] = toy.check([variant(tmp_path, "break-negates-shield.yaml", cites)])
+    assert cited.verdict == "pass"
+    without_break = variant(tmp_path, "shield-halves.yaml", ("game: spark-duel\n", "game: spark-duel\nexpect_cites: [toy.round.resolve, toy.round.break-negates]\n"))
+    [result] = toy.check([without_break])
+    assert result.verdict == "fail" and exit_code([result]) == 1
+    text = "\n".join(report.details(result))
+    assert "cites: expected toy.round.break-negates, got nothing (the trace does not cite it)" in text
+    assert "line 3" in text and "toy.round.resolve" not in text
+    unknown = variant(tmp_path, "shield-halves.yaml", ("game: spark-duel\n", "game: spark-duel\nexpect_cites: [toy.round.brake]\n"))
+    [invalid] = toy.check([unknown])
+    assert invalid.verdict == "invalid" and exit_code([invalid]) == 2
+    assert "unknown ruling 'toy.round.brake'" in invalid.error.render(invalid.path)
+
+
+def test_a_step_listed_under_expect_trace_must_be_in_the_trace_with_its_entities_and_numbers(toy: Suite, tmp_path: Path) -> None:
+    """B plays Spark 2: a step cites the Spark ruling, involves card 2 and shows spark 2."""
+    def expecting(step: str) -> Path:
+        return variant(tmp_path, "shield-halves.yaml", ("game: spark-duel\n", f"game: spark-duel\nexpect_trace:\n  - {step}\n"))
+
+    [matched] = toy.check([expecting('{cites: toy.round.sparks, involves: [[card, "2"]], values: {spark: 2}}')])
+    assert matched.verdict == "pass"
+    for wrong in ('{cites: toy.round.sparks, involves: [[card, "3"]]}', "{cites: toy.round.sparks, values: {spark: 3}}",
+                  "{cites: toy.round.break-negates}"):
+        [result] = toy.check([expecting(wrong)])
+        assert result.verdict == "fail", wrong
+        assert "no step of the trace matches it" in "\n".join(report.details(result))
+    [invalid] = toy.check([expecting("{cites: toy.round.spark}")])
+    assert invalid.verdict == "invalid" and "unknown ruling 'toy.round.spark'" in invalid.error.render(invalid.path)
+
+
+def test_a_trace_step_without_a_text_or_with_a_malformed_entity_is_a_bug_in_the_rules() -> None:
+    context = Context(GAME)
+    context.note("toy.round.sparks", "A plays Spark 2", involves=[("card", "2")])
+    with pytest.raises(TypeError, match="needs a text"):
+        context.note("toy.round.sparks", None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"\(kind, name\) texts"):
+        context.note("toy.round.sparks", "A plays Spark 2", involves=[("card", None)])  # type: ignore[list-item]
+
+
 def test_a_crash_in_a_rules_module_reports_its_traceback_and_the_trace(toy: Suite, monkeypatch) -> None:
     def broken(context: Context, state: Any, action: Any) -> None:
         raise ZeroDivisionError("a bug in the rules")
