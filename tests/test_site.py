@@ -276,3 +276,14 @@ def test_search_indexes_titles_and_prose_not_traces_tables_or_yaml(site: Site, r
     assert "# yaml-language-server" not in texts
     quote = registry()[MR].catalogue["mr.attack.env-prohibition"].quote
     assert quote[:60] in texts
+
+
+def test_the_rulings_page_lists_every_ruling_under_the_sections_the_game_page_links(site: Site) -> None:
+    for game_id, game in registry().items():
+        listing = (site.folder / game_id / "rulings" / "index.html").read_text(encoding="utf-8")
+        for ruling in game.catalogue.rulings:
+            assert f'href="../rulings/{ruling.id}/"' in listing or f'href="{ruling.id}/"' in listing, ruling.id
+        anchors = re.findall(r'href="rulings/#([^"]+)"', (site.folder / game_id / "index.html").read_text(encoding="utf-8"))
+        assert anchors and len(anchors) == len(set(anchors)), game_id
+        for anchor in anchors:
+            assert f'<h2 id="{anchor}">' in listing, (game_id, anchor)

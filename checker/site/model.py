@@ -83,6 +83,9 @@ class GameView:
     def facts_page(self) -> str:
         return page(self.id, "facts")
 
+    def rulings_page(self) -> str:
+        return page(self.id, "rulings", "index")
+
     def pairs_data(self) -> str:
         """The pair picker's data, fetched by the game page when a reader first uses the picker."""
         return f"{self.id}/pairs.json"

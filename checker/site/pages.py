@@ -78,9 +78,10 @@ def href(here: str, there: str) -> str:
     return "./" if relative == "." else relative + "/"
 
 
-def a(here: str, there: str, text: Any, css: str = "") -> str:
+def a(here: str, there: str, text: Any, css: str = "", *, anchor: str = "") -> str:
     klass = f' class="{css}"' if css else ""
-    return f'<a href="{esc(href(here, there))}"{klass}>{esc(text)}</a>'
+    fragment = f"#{anchor}" if anchor else ""
+    return f'<a href="{esc(href(here, there) + fragment)}"{klass}>{esc(text)}</a>'
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -383,25 +384,13 @@ def game_page(view: GameView) -> str:
         "<h2>Interactions</h2>",
         *interactions_graph(view, here),
         "<h2>Rulings by section</h2>",
+        f"<p>{a(here, view.rulings_page(), 'Every ruling')}, section by section, with the verdicts of the scenarios "
+        "whose trace cites it.</p>",
+        "<ul>" + "".join(
+            f"<li>{a(here, view.rulings_page(), ' › '.join(section), anchor=anchor)} "
+            f"({plural(len(rulings), 'ruling')})</li>"
+            for section, anchor, rulings in sections(catalogue.rulings)) + "</ul>",
     ]
-    section: tuple[str, ...] | None = None
-    rows: list[list[str]] = []
-    for ruling in catalogue.rulings:
-        if ruling.section != section:
-            if rows:
-                body.append(table(["ruling", "status", "quote", "scenarios"], rows))
-                rows = []
-            section = ruling.section
-            body.append(f"<h3>{esc(' › '.join(section))}</h3>")
-        shown = view.demonstrating(ruling.id)
-        rows.append([
-            a(here, view.ruling_page(ruling.id), ruling.id),
-            status_badge(ruling.status),
-            esc(_excerpt(ruling.quote)),
-            verdict_tally(shown) or ("—" if ruling.status not in MUST_BE_COVERED else '<span class="rk-missing">none</span>'),
-        ])
-    if rows:
-        body.append(table(["ruling", "status", "quote", "scenarios"], rows))
     body.append("<h2>Entities</h2>")
     by_kind: dict[str, list[Entity]] = {}
     for entity in sorted(view.graph):
@@ -416,6 +405,40 @@ def game_page(view: GameView) -> str:
         for r in view.results
     )))
     return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
+
+
+def sections(rulings: Iterable[Ruling]) -> list[tuple[tuple[str, ...], str, list[Ruling]]]:
+    """The catalogue's rulings in runs of one section, each with the anchor of its heading on the rulings page."""
+    runs: list[tuple[tuple[str, ...], str, list[Ruling]]] = []
+    taken: set[str] = set()
+    for section, members in itertools.groupby(rulings, key=lambda ruling: ruling.section):
+        base = anchor = slug(" ".join(section)) or "section"
+        repeat = 1
+        while anchor in taken:
+            repeat += 1
+            anchor = f"{base}-{repeat}"
+        taken.add(anchor)
+        runs.append((section, anchor, list(members)))
+    return runs
+
+
+def rulings_page(view: GameView) -> str:
+    """Every ruling of the catalogue, section by section: status, quote, and the verdicts of the scenarios citing it."""
+    here = view.rulings_page()
+    body = [f"<p>{a(here, view.home(), view.game.title)} · source: <code>{esc(view.game.catalogue.document)}</code>.</p>"]
+    for section, anchor, rulings in sections(view.game.catalogue.rulings):
+        body.append(f'<h2 id="{anchor}">{esc(" › ".join(section))}</h2>')
+        rows = []
+        for ruling in rulings:
+            shown = view.demonstrating(ruling.id)
+            rows.append([
+                a(here, view.ruling_page(ruling.id), ruling.id),
+                status_badge(ruling.status),
+                esc(_excerpt(ruling.quote)),
+                verdict_tally(shown) or ("—" if ruling.status not in MUST_BE_COVERED else '<span class="rk-missing">none</span>'),
+            ])
+        body.append(table(["ruling", "status", "quote", "scenarios"], rows))
+    return markdown_page("Rulings by section", body, game=view.game.title, tags=("rulings",))
 
 
 def vocabulary_page(view: GameView) -> str:
@@ -1013,6 +1036,7 @@ def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
         pages[view.home()] = game_page(view)
         pages[view.vocabulary_page()] = vocabulary_page(view)
         pages[view.facts_page()] = facts_page(view)
+        pages[view.rulings_page()] = rulings_page(view)
         for ruling in view.game.catalogue.rulings:
             pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
         for result in view.results:
