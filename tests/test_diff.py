@@ -19,6 +19,8 @@ from checker.cli import main
 from tests.conftest import ROOT, SCENARIOS
 
 MR = "scenarios/monster-rancher-bc2"
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN_LINE = len((ROOT / MR / "sponge-halves-odd-damage.yaml").read_text(encoding="utf-8").splitlines()) + 1  # the key appended
 RULES = "checker/games/monster_rancher_bc2/rules.py"
 COPIED = ("counter-rounding.yaml", "sponge-halves-odd-damage.yaml", "last-man-revived-question.yaml")
 QUESTION = """\
@@ -118,8 +120,9 @@ def test_an_engine_change_is_reported_file_by_file(changed: Path, monkeypatch, c
         *COUNTER_CHANGES,
         f"  sponge-halves-odd-damage  ({MR}/sponge-halves-odd-damage.yaml)",
         "    verdict: PASS → INVALID",
-        f"    now: {MR}/sponge-halves-odd-damage.yaml:26:1: error: unknown key 'colour' (expected one of 'id', 'game',"
-        " 'title', 'rulings', 'tags', 'status', 'notes', 'assumptions', 'readings', 'ruling', 'cards', 'initial' and 3 more)",
+        f"    now: {MR}/sponge-halves-odd-damage.yaml:{BROKEN_LINE}:1: error: unknown key 'colour' (expected one of 'id',"
+        " 'game', 'title', 'rulings', 'expect_cites', 'expect_trace', 'tags', 'status', 'notes', 'assumptions', 'readings',"
+        " 'ruling' and 5 more)",
         "2 verdicts changed, 1 answer changed, 12 facts changed in 2 files, 0 rulings newly cited, 1 no longer cited,"
         " 1 file became invalid, 0 became valid, 0 added, 0 removed",
     ]

@@ -25,7 +25,7 @@ def broken(tmp_path: Path, change, reject: str | None = None) -> Path:
     data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
     change(data["initial"]["decks"]["A"])
     if reject is not None:
-        data = {**{k: v for k, v in data.items() if k not in ("actions", "expect")}, "reject": {"reason": reject}, "actions": []}
+        data = {**{k: v for k, v in data.items() if k not in ("actions", "expect", "expect_cites", "expect_trace")}, "reject": {"reason": reject}, "actions": []}
     path = tmp_path / "deck.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
