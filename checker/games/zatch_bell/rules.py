@@ -12,16 +12,19 @@ none), then the roles switch.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from checker.errors import InputError
 from checker.game import Book, Context
 from checker.procedure import StepHandlers
+from checker.stack import Link, ResponseStack
+from checker.statecopy import deep_copy
 from checker.trace import Entity, mechanic
 from checker.vocabulary import Vocabulary, ref
 
 from .state import (
-    BOOK_PAGES, LAST_OPENING, PLAYERS, Battle, Card, Effect, Mamodo, Player, SpellOut, State, base_name,
+    BOOK_PAGES, LAST_OPENING, PLAYERS, Applied, Battle, Card, Effect, Kept, Mamodo, Player, SpellOut, State, base_name,
     build_players, card_book, observe, other, take_from_book,
 )
 
@@ -82,6 +85,14 @@ vocabulary.reasons(
     not_your_choice="The other player makes this choice.",
     spell_used_this_turn="Once used, the SPELL card cannot be played again during the same turn.",
     effects_negated="The card's effects have been negated by a card effect.",
+    nothing_to_negate="A cut-in effect negates only a card or effect the opponent just played or applied.",
+    cannot_negate_that="The cut-in effect does not specify that type of card or effect.",
+    cannot_be_negated="The card or effect cannot be negated.",
+    prohibited='A "Cannot" effect prohibits this.',
+    not_a_no_battle_spell="Only SPELL cards with the \"No Battle\" icon are played without a Battle.",
+    dual_needs_its_mamodo="A DUAL MAMODO card is put in play by sending 1 of its specified in-play MAMODO cards to the Discard Pile.",
+    dual_both_in_play="A DUAL MAMODO card cannot be put in play while both of its specified MAMODO cards are in play.",
+    cannot_be_defended="The Attack cannot be Defended.",
 )
 
 REGULAR_MAMODO = "zb.amb.regular-mamodo"
@@ -95,6 +106,8 @@ SPELL_ONCE_PER_TURN = "zb.amb.spell-once-per-turn"
 PETRIFIED_NO_MAMODO = "zb.amb.petrified-no-mamodo"
 END_PHASE_ORDER = "zb.amb.end-phase-order"
 INJURY_CHOOSER = "zb.amb.injury-chooser"
+KEPT_NEGATION = "zb.amb.kept-negation"
+CANNOT_IN_PLAY = "zb.amb.cannot-in-play"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -113,6 +126,7 @@ def card(name: str) -> Entity:
 
 BOOK, MP, BATTLE, DAMAGE, INJURY = (mechanic(m) for m in ("Spell Book", "MP", "Battle", "Damage", "Injury"))
 ACTION, PETRIFIED, PROTECT = mechanic("Action"), mechanic("Petrified"), mechanic("SACRIFICE / PROTECT")
+CUT_IN, STAY, STANDBY, CANNOT = mechanic("Cut-In"), mechanic("[STAY]"), mechanic("[STANDBY]"), mechanic('"Cannot"')
 
 
 # === Spell Book Construction =====================================================================
@@ -365,7 +379,8 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
 
 @steps("start-effects")
 def start_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    timed = _in_play_effects(state, "start-phase")
+    _activate_standby(context, state, "start-phase")
+    timed = _in_play_effects(context, state, "start-phase")
     if not timed:
         return
     context.note("zb.start.after-page-turning", "The START PHASE effects resolve after the page turning")
@@ -375,18 +390,16 @@ def start_effects(context: Context, state: State, action: Mapping[str, Any]) -> 
         _resolve_effect(context, state, owner, source, effect, {})
 
 
-def _in_play_effects(state: State, timing: str) -> list[tuple[str, str, Effect]]:
+def _in_play_effects(context: Context, state: State, timing: str) -> list[tuple[str, str, Effect]]:
     """[IN PLAY] effects with this timing of the cards in play, the Attacker's first; Petrified MAMODO cards' never."""
     found: list[tuple[str, str, Effect]] = []
     for name in (state.attacker, state.defender):
         player = state.players[name]
-        for m in player.mamodo:
-            if m.status == "petrified":
-                continue
-            for source in [m.card] + ([m.partner] if m.partner else []):
-                found += [(name, source, e) for e in state.card(source).effects if e.tag == "in-play" and e.timing == timing]
-        for source, _ in player.mj12:
-            found += [(name, source, e) for e in state.card(source).effects if e.tag == "in-play" and e.timing == timing]
+        sources = [c for m in player.mamodo if m.status != "petrified" for c in [m.card] + ([m.partner] if m.partner else [])]
+        for source in sources + [c for c, _ in player.mj12]:
+            timed = [e for e in state.card(source).effects if e.tag == "in-play" and e.timing == timing]
+            if timed and _in_play_active(context, state, name, source):
+                found += [(name, source, e) for e in timed]
     return found
 
 
@@ -667,13 +680,21 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
     player, name = state.players[action["player"]], action["card"]
     effect = _chosen_effect(context, state, player, name, action.get("effect", 0))
     in_battle = state.step in ("attack", "defend", "apply-effects")
+    if effect.is_cut_in:
+        _check_cut_in(context, state, player, name, effect)
+    elif effect.kind == "negate":
+        _check_kept_target(context, state, player, name, effect, action)
     if in_battle:
         _apply_in_battle(context, state, player, name, effect, action)
     else:
-        if "battle" in effect.icons:
+        if effect.is_battle_effect:
             raise context.reject("not-in-non-battle", f"{name}'s effect has the Battle icon: it is applied in a Battle",
                                  "zb.mamodo.icon-area", involves=[card(name)])
-        _take_action(context, state, player.name, "an effect", action)
+        if not effect.is_cut_in:
+            _take_action(context, state, player.name, "an effect", action)
+        else:
+            _refuse_in_start_phase(context, state, "a cut-in effect")
+            context.run_step(state, "non-battle", action)
         _check_phase_owner(context, state, player, name, effect)
         _pay_and_apply(context, state, player, name, effect, action)
         _acted(context, state, player.name)
@@ -728,7 +749,19 @@ def _check_phase_owner(context: Context, state: State, player: Player, name: str
     context.note("zb.table.applying", f"The {_role(state, player.name)} may apply in-play cards' effects", involves=[card(name)])
 
 
-def _pay_and_apply(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
+def _pay_and_apply(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any],
+                   *, respondable: bool = True) -> None:
+    """Pay an applied effect's cost, then resolve it: at once, open to a cut-in effect as the next Action if ``respondable``."""
+    _pay(context, state, player, name, effect)
+    if effect.is_cut_in:
+        _cut_in(context, state, player.name, name, effect, action)
+        return
+    if respondable:
+        _open_to_cut_in(context, state, player.name, name, (effect,), _classes(effect), action)
+    _resolve_effect(context, state, player.name, name, effect, action)
+
+
+def _pay(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
     key = f"{name}#{state.card(name).effects.index(effect)}"
     if key in player.used_effects:
         ruling = ONCE_PER_TURN_TAGS[effect.tag]
@@ -736,6 +769,7 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
             context.note("zb.tag.discard-copy", f"Another copy of {name} cannot apply the effect again this turn", involves=[card(name)])
         raise context.reject("effect-used-this-turn", f"{player.name} has applied {name}'s effect this turn", ruling,
                              involves=[card(name)])
+    _check_prohibited(context, state, player.name, name, effect, _classes(effect))
     context.note("zb.actions.apply", f"{player.name} applies {name}'s effect", involves=[card(name)])
     context.note("zb.effects.apply", f"{name} is in play on {player.name}'s side", involves=[card(name)])
     if effect.tag == "mp":
@@ -753,7 +787,6 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
     context.note(ONCE_PER_TURN_TAGS[effect.tag], f"{name}'s effect: once per turn for {player.name}", involves=[card(name)])
     if state.card(name).type == "MAMODO":
         context.note("zb.mamodo.effects-while-in-play", f"{name}'s effect is valid while it is in play", involves=[card(name)])
-    _resolve_effect(context, state, player.name, name, effect, action)
 
 
 def _apply_in_battle(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -764,7 +797,7 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
         context.note(BATTLE_EFFECTS_STEP, "The effects are applied within the Defend step: the Defense may still follow",
                      involves=[BATTLE])
         context.advance(state, "apply-effects", {})
-    if state.priority != player.name:
+    if state.priority != player.name and not effect.is_cut_in:
         raise context.reject("not-your-action", f"{state.priority} applies an effect or passes first",
                              "zb.battle.effects-window-order", involves=[ACTION])
     classes = ["battle-icon"] if _allowed_in_battle(context, effect) else ["no-icon"]
@@ -775,6 +808,8 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
                  involves=[card(name)])
     context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
     context.note("zb.mamodo.icon-area", f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
+    if effect.is_battle_effect:
+        context.note("zb.battle-effects.step-5", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
     _pay_and_apply(context, state, player, name, effect, action)
     state.passes = 0
     if context.read(PRIORITY_AFTER_BATTLE_EFFECT, "attacker-next"):
@@ -819,6 +854,7 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
                      f"but the copy of {name} on page {page} only once", involves=[card(name)])
         raise context.reject("event-this-turn", f"the copy of {name} on page {page} has been played this turn", "zb.event.same-copy",
                              involves=[card(name)])
+    _check_prohibited(context, state, player.name, name, None, frozenset({"event"}))
     if len(player.events_shown) >= player.events_allowed:
         context.note("zb.play.event-once", "Only 1 EVENT card per turn (per player)", involves=[card(name)])
         raise context.reject("event-this-turn", f"{player.name} has played an EVENT card this turn", "zb.event.one-per-turn",
@@ -830,6 +866,7 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
     player.event_played = True
     player.events_shown.append(page)
     _note_event_played(context, state, player, kind, page, attacker)
+    _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset({"event"}), action)
     for effect in kind.effects:
         _resolve_effect(context, state, player.name, name, effect, action)
     _acted(context, state, player.name)
@@ -1126,7 +1163,9 @@ def _defend_by_effect(context: Context, state: State, player: Player, action: Ma
     effects = [e for e in state.card(name).effects if e.kind == "defend-without-spell"]
     if not effects:
         raise context.reject("no-such-effect", f"{name} has no effect that Defends without a SPELL card", involves=[card(name)])
-    _pay_and_apply(context, state, player, name, effects[0], action)
+    context.note("zb.and.no-cut-in", f"{name}'s effect Defends without a SPELL card: no cut-in effect can negate it as it is applied",
+                 involves=[card(name), CUT_IN])
+    _pay_and_apply(context, state, player, name, effects[0], action, respondable=False)
 
 
 def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
@@ -1261,12 +1300,19 @@ def _in_play_power(context: Context, state: State, player: Player, holder: Mamod
     added = 0
     sources = [holder.card] + ([holder.partner] if holder.partner else []) + [c for c, _ in player.mj12]
     for source in sources:
-        for effect in state.card(source).effects:
-            if effect.tag == "in-play" and effect.kind == "power" and effect.timing is None:
-                added += effect.amount
-                context.note("zb.tag.in-play-always", f"{source}'s [IN PLAY] effect: +{effect.amount} Power while it is in play",
-                             involves=[card(source), card(holder.card)])
-                context.note("zb.precautions.in-play-active", "[IN PLAY] effects remain active during the Battle", involves=[BATTLE])
+        powers = [e for e in state.card(source).effects if e.tag == "in-play" and e.kind == "power" and e.timing is None]
+        if powers and not _in_play_active(context, state, player.name, source):
+            continue
+        for effect in powers:
+            added += effect.amount
+            context.note("zb.tag.in-play-always", f"{source}'s [IN PLAY] effect: +{effect.amount} Power while it is in play",
+                         involves=[card(source), card(holder.card)])
+            context.note("zb.precautions.in-play-active", "[IN PLAY] effects remain active during the Battle", involves=[BATTLE])
+    for kept in player.kept:
+        if kept.zone == "stay" and kept.effect.kind == "power":
+            added += kept.effect.amount
+            context.note("zb.stay.duration", f"{kept.source}'s [STAY] effect: +{kept.effect.amount} Power while it is active",
+                         involves=[card(kept.source), STAY])
     return added
 
 
@@ -1515,6 +1561,8 @@ def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> Non
         "totals": dict(battle.totals), "winner": battle.winner,
     }
     state.battle = None
+    _activate_standby(context, state, "battle-out")
+    _expire_stay(context, state, "battle-out")
     if state.loser is None:
         state.priority, state.passes = state.attacker, 0
         context.note("zb.alternate.attacker-first-after-battle", f"Back in Non-Battle: {state.attacker}, the Attacker, acts first",
@@ -1527,6 +1575,9 @@ EffectHandler = Callable[[Context, State, str, str, Effect, Mapping[str, Any]], 
 
 
 def _resolve_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if effect.keep is not None:
+        _keep(context, state, owner, source, effect)
+        return
     handler: EffectHandler = vocabulary.effect_handler("effect", effect.kind)
     with context.involving(card(source)):
         handler(context, state, owner, source, effect, action)
@@ -1543,13 +1594,22 @@ EFFECT_COMMON = {
     "tag": {"enum": ["declare", "mp", "discard", "in-play"], "description": "[DECLARE TO USE], [X MP], [SEND THIS CARD TO THE "
             "DISCARD PILE] or [IN PLAY] (default declare)."},
     "mp": {"type": "integer", "minimum": 0, "description": "The X of an [X MP] effect."},
-    "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend"]}, "description": "The effect's icons."},
+    "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend", "cut-in"]}, "description": "The effect's icons."},
     "timing": {"enum": ["start-phase", "end-phase", "put-in-play", "on-damage", "other", "regardless"],
                "description": "When an [IN PLAY] effect activates (START PHASE, END PHASE, as put in play); on a SPELL card: on "
                "Damage or Injury, other effects, or regardless of Power."},
     "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
     "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
+    "keep": {"enum": ["stay", "standby"], "description": "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates."},
+    "until": {"enum": ["end-phase", "start-phase", "battle-out"], "description": "When a [STAY] effect expires or a [STANDBY] effect "
+              "activates (default end-phase: the END PHASE of this turn; start-phase: the next START PHASE)."},
+    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "stay", "standby", "in-play"]},
+                "description": "What a negate, prohibit or make-unnegatable effect applies to."},
+    "cannot_be_negated": {"type": "boolean", "description": "\"Cannot be negated\"."},
+    "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\" (or \"regardless of card effects\")."},
+    "times": {"type": "integer", "minimum": 1, "description": "Damage X times: each infliction is PROTECTED against separately."},
+    "stone_tablet": {"type": "boolean", "description": "The effect selects only Stone Tablet MAMODO cards."},
 }
 
 
@@ -1794,7 +1854,9 @@ def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) ->
 @steps("end-effects")
 def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.end.begins", "Both players are no longer in the BATTLE PHASE: the END PHASE begins")
-    timed = _in_play_effects(state, "end-phase")
+    _activate_standby(context, state, "end-phase")
+    _expire_stay(context, state, "end-phase")
+    timed = _in_play_effects(context, state, "end-phase")
     order = list(action.get("order") or [])
     context.note("zb.end.effects", f"END PHASE effects to resolve: {len(timed)}")
     if len(timed) > 1 or order:
@@ -1940,6 +2002,8 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
         player.spells_used.clear()
         player.events_shown.clear()
         player.events_allowed = 1
+        player.kept = [k for k in player.kept if k.zone != "turn"]
+        player.unnegatable.clear()
         for holder in player.mamodo:
             holder.effects_negated = False
     if state.loser:
@@ -1959,6 +2023,264 @@ def game_goes_on(state: State) -> bool:
     return state.loser is None
 
 
+# === [STAY] and [STANDBY] =======================================================================
+
+
+def _keep(context: Context, state: State, owner: str, source: str, effect: Effect) -> None:
+    """A resolved [STAY] or [STANDBY] effect: its copy goes to the zone, where it stays active or waits."""
+    zone = effect.keep or "stay"
+    until = effect.until or "end-phase"
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone=zone))
+    state.log.append(f"{source}: {effect.kind} [{zone.upper()}]")
+    if zone == "stay":
+        context.note("zb.stay.copy", f"{source}'s [STAY] effect is applied: its copy goes to {owner}'s [STAY] zone",
+                     involves=[card(source), STAY])
+        context.note("zb.stay.duration", f"{source}'s [STAY] effect ({effect.kind}) remains active until the {_timing(until)}",
+                     involves=[card(source), STAY])
+        if effect.kind == "prohibit":
+            _note_prohibition(context, state, owner, source, effect)
+    else:
+        context.note("zb.standby.copy", f"{source}'s [STANDBY] effect is applied: its copy goes to {owner}'s [STANDBY] zone",
+                     involves=[card(source), STANDBY])
+        context.note("zb.standby.waits", f"{source}'s [STANDBY] effect ({effect.kind}) waits for the {_timing(until)}",
+                     involves=[card(source), STANDBY])
+
+
+def _timing(until: str) -> str:
+    return {"end-phase": "END PHASE", "start-phase": "next START PHASE", "battle-out": '"Battle Out"'}.get(until, until)
+
+
+def _kept(state: State, zone: str | None = None) -> list[Kept]:
+    return [k for name in (state.attacker, state.defender) for k in state.players[name].kept if zone is None or k.zone == zone]
+
+
+def _expire_stay(context: Context, state: State, until: str) -> None:
+    for kept in _kept(state, "stay"):
+        if (kept.effect.until or "end-phase") == until:
+            state.players[kept.owner].kept.remove(kept)
+            context.note("zb.stay.expires", f"{kept.source}'s [STAY] effect expires at the {_timing(until)}: its copy is deleted",
+                         involves=[card(kept.source), STAY])
+
+
+def _activate_standby(context: Context, state: State, timing: str) -> None:
+    """[STANDBY] effects waiting for ``timing`` activate and resolve, the Attacker's first; no cut-in can negate them."""
+    for kept in _kept(state, "standby"):
+        if (kept.effect.until or "end-phase") != timing:
+            continue
+        state.players[kept.owner].kept.remove(kept)
+        context.note("zb.standby.waits", f"The {_timing(timing)}: {kept.source}'s [STANDBY] effect activates",
+                     involves=[card(kept.source), STANDBY])
+        context.note("zb.standby.activation-not-negated", f"{kept.source}'s [STANDBY] effect activates: no cut-in effect can negate it",
+                     involves=[card(kept.source), STANDBY, CUT_IN])
+        context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
+                     involves=[STANDBY, CUT_IN])
+        _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
+        context.note("zb.standby.delete", f"{kept.source}'s [STANDBY] effect has resolved: its copy is deleted",
+                     involves=[card(kept.source), STANDBY])
+
+
+def _check_kept_target(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """A negating effect that is no cut-in negates an active [STAY] or [STANDBY] effect it targets, and nothing else."""
+    zones = [z for z in ("stay", "standby") if z in effect.negates]
+    wanted = action.get("target") or effect.target
+    if not zones:
+        raise context.reject("nothing-to-negate", f"{name}'s effect is no cut-in effect: it negates only what it targets "
+                             "([STAY] or [STANDBY] effects)", "zb.negating.already-active", involves=[card(name)])
+    found = [k for k in state.players[other(player.name)].kept if k.zone in zones and wanted in (None, k.source)]
+    if not found:
+        raise context.reject("nothing-to-negate", f"{other(player.name)} has no active {' or '.join(z.upper() for z in zones)} "
+                             "effect" + (f" of {wanted}" if wanted else ""), "zb.negating.already-active", involves=[card(name)])
+    kept = found[0]
+    ruling = "zb.stay.only-targeting" if kept.zone == "stay" else "zb.standby.only-targeting"
+    context.note(ruling, f"{name}'s effect targets [{kept.zone.upper()}] effects: it may negate {kept.source}'s",
+                 involves=[card(name), card(kept.source), STAY if kept.zone == "stay" else STANDBY])
+    if not context.read(KEPT_NEGATION, "targeting-effects"):
+        raise context.reject("cannot-be-negated", f"{kept.source}'s [{kept.zone.upper()}] effect has resolved: it cannot be negated",
+                             KEPT_NEGATION, involves=[card(kept.source)])
+    context.note(KEPT_NEGATION, f"{kept.source}'s [{kept.zone.upper()}] effect has resolved, but {name}'s effect targets "
+                 f"[{kept.zone.upper()}] effects", involves=[card(kept.source)])
+    if _unnegatable(state, kept.owner, kept.effect, frozenset({kept.zone})):
+        raise context.reject("cannot-be-negated", f"{kept.source}'s effect cannot be negated", "zb.cannot-be-negated.by-effects",
+                             involves=[card(kept.source)])
+
+
+@vocabulary.effect("negate", "Negates what 'negates' lists: as a cut-in effect (icons: [cut-in]) the card or effect the opponent "
+                   "just played or applied; otherwise the opponent's active [STAY] or [STANDBY] effect it targets.",
+                   params=_effect_params(target=ref("card-name")))
+def negate(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    victim = state.players[other(owner)]
+    wanted = action.get("target") or effect.target
+    for kept in victim.kept:
+        if kept.zone in effect.negates and wanted in (None, kept.source):
+            victim.kept.remove(kept)
+            context.note("zb.stay.delete" if kept.zone == "stay" else "zb.standby.delete",
+                         f"{source} negates {kept.source}'s [{kept.zone.upper()}] effect: its copy is deleted", involves=[card(kept.source)])
+            return
+
+
+# === Applying & Resolving Effects; Cut-In effects ==================================================
+
+
+def _classes(effect: Effect) -> frozenset[str]:
+    """What an applied effect is, for the cut-in effects that may negate it and the "Cannot" effects that may prohibit it."""
+    classes = {"effect"}
+    if effect.is_battle_effect:
+        classes.add("battle")
+    if effect.is_cut_in:
+        classes.add("cut-in")
+    if effect.keep:
+        classes.add(effect.keep)
+    return frozenset(classes)
+
+
+def _open_to_cut_in(context: Context, state: State, owner: str, source: str, effects: tuple[Effect, ...], classes: frozenset[str],
+                    action: Mapping[str, Any]) -> None:
+    """What is about to resolve goes on the stack with the state it resolves from, for a cut-in effect to return to."""
+    unnegatable = any(_unnegatable(state, owner, e, classes) for e in effects)
+    applied = Applied(effects=effects, classes=classes, action=dict(action), cannot_be_negated=unnegatable, before=deep_copy(state))
+    state.stack = state.stack.push(Link(owner, source, applied))
+    context.note("zb.majority.resolve-right-away", f"{source}: resolved right away", involves=[card(source)])
+    context.note("zb.majority.cut-in-after", f"{other(owner)} may negate it with a cut-in effect as the next Action",
+                 involves=[card(source), CUT_IN])
+    if state.battle is not None:
+        context.note("zb.majority.battle-step-5", f"During the Battle, {source}'s effect resolves in Battle Step 5", involves=[BATTLE])
+
+
+def _cut_in(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """The cut-in effect resolves: what it negates is treated as before it could resolve; the costs paid for it stay paid."""
+    target = state.stack.top
+    assert target is not None and target.effect.before is not None
+    paid = deep_copy(state)
+    restored: State = deep_copy(target.effect.before)
+    with context.quietly():
+        _pay(context, restored, restored.players[owner], source, effect)
+    applied = Applied(effects=(effect,), classes=_classes(effect), action=dict(action),
+                      cannot_be_negated=_unnegatable(state, owner, effect, _classes(effect)), before=paid)
+    restored.stack = restored.stack.push(replace(target, negated=True)).push(Link(owner, source, applied))
+    vars(state).update(vars(restored))
+    context.note("zb.cut-in.negated-before", f"{source} negates {target.card}: it is treated as before it could resolve",
+                 involves=[card(source), card(target.card), CUT_IN])
+    context.note("zb.cut-in.costs-kept", f"{target.player}'s costs for {target.card} are not restored; it is still considered used",
+                 involves=[card(target.card), MP])
+    context.note("zb.negating.cancels", f"{source} cancels out what {target.player} just applied", involves=[card(target.card)])
+    state.log.append(f"{source}: negate {target.card}")
+    for then in effect.also:
+        _resolve_effect(context, state, owner, source, then, action)
+
+
+def _close_cut_in(context: Context, state: State) -> None:
+    """An Action that is no cut-in effect: what was just applied, and not negated, stands resolved."""
+    standing = [link.card for link in state.stack.links if not link.negated]
+    state.stack = ResponseStack()
+    if standing:
+        context.note("zb.majority.cut-in-after", f"No cut-in effect followed: {', '.join(standing)} stand(s) resolved",
+                     involves=[CUT_IN])
+
+
+def _unnegatable(state: State, owner: str, effect: Effect, classes: frozenset[str]) -> bool:
+    return effect.cannot_be_negated or bool(classes & state.players[owner].unnegatable)
+
+
+def _check_cut_in(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+    """A cut-in effect negates the card or effect the opponent just played or applied, of a type it specifies."""
+    top = state.stack.top
+    context.note("zb.cut-in.icon", f"{name}'s effect has the Cut-In icon: a cut-in effect", involves=[card(name), CUT_IN])
+    if top is None or top.player == player.name:
+        last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
+        raise context.reject("nothing-to-negate", f"{name}'s cut-in effect: {last}", "zb.cut-in.respond", involves=[card(name), CUT_IN])
+    applied = top.effect
+    wanted = set(effect.negates)
+    if not wanted & applied.classes:
+        raise context.reject("cannot-negate-that", f"{name}'s cut-in effect negates {', '.join(sorted(wanted)) or 'nothing'}; "
+                             f"{top.card} is {', '.join(sorted(applied.classes))}",
+                             "zb.no-battle.negated-specifically" if "no-battle" in applied.classes else "zb.cut-in.specified",
+                             involves=[card(name), card(top.card), CUT_IN])
+    context.note("zb.cut-in.specified", f"{name}'s cut-in effect negates {', '.join(sorted(wanted & applied.classes))}: "
+                 f"{top.card} is one", involves=[card(name), card(top.card)])
+    if "battle" in applied.classes:
+        if not effect.is_battle_effect:
+            raise context.reject("cannot-negate-that", f"{top.card}'s effect is a Battle effect: only a cut-in effect that is also a "
+                                 "Battle effect negates it", "zb.battle-effects.cut-in", involves=[card(name), card(top.card)])
+        context.note("zb.battle-effects.cut-in", f"{name}'s cut-in effect is also a Battle effect", involves=[card(name)])
+    if "cut-in" in applied.classes:
+        context.note("zb.cut-in.chain", f"{name}'s cut-in effect negates {top.card}'s cut-in effect", involves=[card(name), CUT_IN])
+    if applied.cannot_be_negated:
+        raise context.reject("cannot-be-negated", f"{top.card}'s effect cannot be negated", "zb.cannot-be-negated.cut-in",
+                             involves=[card(top.card), card(name)])
+
+
+# === "Negating" & "Prohibiting" =====================================================================
+
+
+@vocabulary.effect("prohibit", '"Cannot": until the END PHASE (or as a [STAY] effect), the opponent (or its owner) cannot apply what '
+                   "'negates' lists (effect, event, no-battle, stay, standby, in-play), or only the effects of 'target'.",
+                   params=_effect_params(target=ref("card-name")))
+def prohibit(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+    _note_prohibition(context, state, owner, source, effect)
+
+
+def _note_prohibition(context: Context, state: State, owner: str, source: str, effect: Effect) -> None:
+    victim = _whom(effect, owner)
+    what = ", ".join(effect.negates) + (f" of {effect.target}" if effect.target else "")
+    context.note("zb.cannot.in-advance", f"{source}: {victim} cannot apply {what} from now on; what is already active stays",
+                 involves=[card(source), CANNOT])
+
+
+@vocabulary.effect("make-unnegatable", "Its owner's effects of the kinds 'negates' lists (stay, standby, effect) cannot be negated "
+                   "this turn.", params=_effect_params())
+def make_unnegatable(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    state.players[owner].unnegatable |= set(effect.negates)
+    context.note("zb.cannot-be-negated.cut-in", f"{source}: {owner}'s {', '.join(effect.negates)} effects cannot be negated this turn",
+                 involves=[card(source)])
+
+
+def _prohibition(state: State, player: str, source: str, classes: frozenset[str]) -> Kept | None:
+    """The "Cannot" effect that prohibits ``player`` from applying ``source``'s card or effect of these classes, if any."""
+    for kept in _kept(state):
+        effect = kept.effect
+        if effect.kind != "prohibit" or kept.zone == "standby" or _whom(effect, kept.owner) != player:
+            continue
+        if set(effect.negates) & classes and effect.target in (None, source):
+            return kept
+    return None
+
+
+def _check_prohibited(context: Context, state: State, player: str, source: str, effect: Effect | None, classes: frozenset[str]) -> None:
+    kept = _prohibition(state, player, source, classes)
+    if kept is None:
+        return
+    if effect is not None and effect.even_when_prohibited:
+        context.note("zb.even-prohibited.applies", f"{source}'s effect can be applied even when prohibited ({kept.source})",
+                     involves=[card(source), card(kept.source), CANNOT])
+        return
+    if "stay" in classes and "stay" in state.players[player].unnegatable:
+        context.note("zb.cannot-be-negated.stay-prohibited", f"{player}'s [STAY] effects cannot be negated, but that does not let "
+                     f"{source}'s [STAY] effect be applied", involves=[card(source), STAY])
+    context.note("zb.cannot.prevents", f"{kept.source}'s \"Cannot\" effect prevents {source}'s from being applied",
+                 involves=[card(source), card(kept.source), CANNOT])
+    raise context.reject("prohibited", f"{kept.source}'s effect: {player} cannot apply {source}'s "
+                         f"{'/'.join(sorted(classes))}", "zb.cannot.prevents", involves=[card(source), card(kept.source), CANNOT])
+
+
+def _in_play_active(context: Context, state: State, owner: str, source: str) -> bool:
+    """[IN PLAY] effects stay active when applying effects is prohibited; a "Cannot" that names [IN PLAY] effects may stop them."""
+    kept = _prohibition(state, owner, source, frozenset({"in-play"}))
+    if kept is not None:
+        if context.read(CANNOT_IN_PLAY, "cannot-negates-in-play"):
+            context.note(CANNOT_IN_PLAY, f"{kept.source}'s \"Cannot\" effect negates {source}'s [IN PLAY] effect",
+                         involves=[card(source), card(kept.source), CANNOT])
+            context.note("zb.cannot.in-play", "A \"Cannot\" effect is capable of negating [IN PLAY] effects", involves=[CANNOT])
+            return False
+        context.note(CANNOT_IN_PLAY, f"{source}'s [IN PLAY] effect is active even though {kept.source} prohibits it",
+                     involves=[card(source), card(kept.source)])
+        return True
+    if _prohibition(state, owner, source, frozenset({"effect"})) is not None:
+        context.note("zb.in-play.even-prohibited", f"{source}'s [IN PLAY] effect is active even when applying effects is prohibited",
+                     involves=[card(source), CANNOT])
+    return True
+
+
 # === What an action finishes first, and the end of a scenario =====================================
 
 
@@ -1966,10 +2288,20 @@ def before_action(context: Context, state: State, action: Mapping[str, Any]) -> 
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
     if state.loser is not None:
         return
+    if state.stack and not _is_cut_in(state, action):
+        _close_cut_in(context, state)
     if state.step == "compare-total-power" and action["action"] != "resolve":
         context.advance(state, "battle-out", {})
     if state.end_pending and action["action"] != "end-phase":
         _run_end_phase(context, state, {})
+
+
+def _is_cut_in(state: State, action: Mapping[str, Any]) -> bool:
+    if action["action"] != "apply-effect" or action["card"] not in state.cards:
+        return False
+    effects = state.card(action["card"]).effects
+    index = action.get("effect", 0)
+    return index < len(effects) and effects[index].is_cut_in
 
 
 def settle(context: Context, state: State) -> None:
