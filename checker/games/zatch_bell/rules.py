@@ -93,6 +93,7 @@ vocabulary.reasons(
     dual_needs_its_mamodo="A DUAL MAMODO card is put in play by sending 1 of its specified in-play MAMODO cards to the Discard Pile.",
     dual_both_in_play="A DUAL MAMODO card cannot be put in play while both of its specified MAMODO cards are in play.",
     cannot_be_defended="The Attack cannot be Defended.",
+    no_battle_icon="A No Battle SPELL card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
 )
 
 REGULAR_MAMODO = "zb.amb.regular-mamodo"
@@ -496,7 +497,9 @@ def _pass_non_battle(context: Context, state: State, player: str, action: Mappin
 @vocabulary.action("put-in-play", "An Action: put a MAMODO, PARTNER or MJ12 card in play from an open page.",
                    params={"player": ref("player"), "card": ref("card-name"),
                            "page": {"type": "integer", "description": "The open page (default: the open page holding the card)."},
-                           "on": {**ref("card-name"), "description": "The in-play MAMODO card a PARTNER is attached to (default: its MAMODO)."}},
+                           "on": {**ref("card-name"), "description": "The in-play MAMODO card a PARTNER is attached to (default: its MAMODO)."},
+                           "send": {**ref("card-name"), "description": "For a DUAL MAMODO card: the in-play MAMODO card of one of its "
+                                    "names sent to the Discard Pile (default: the first found)."}},
                    required=["player", "card"])
 def put_in_play(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name, player = action["card"], state.players[action["player"]]
@@ -511,7 +514,9 @@ def put_in_play(context: Context, state: State, action: Mapping[str, Any]) -> No
     context.note("zb.table.putting", f"The {_role(state, player.name)} may put a card in play in the BATTLE PHASE",
                  involves=[card(name)])
     context.note("zb.turns.put-in-play", f"{player.name} puts a card in play from the open pages", involves=[card(name)])
-    if kind.type == "MAMODO":
+    if kind.type == "MAMODO" and kind.dual:
+        _put_dual(context, state, player, kind, page, action.get("send"))
+    elif kind.type == "MAMODO":
         _put_mamodo(context, state, player, kind, page)
     elif kind.type == "PARTNER":
         _put_partner(context, state, player, kind, page, action.get("on"))
@@ -551,6 +556,7 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     _check_mamodo_name(context, player, state, kind, ignore=None)
     player.pages[page - 1] = None
     player.mamodo.append(Mamodo(card=kind.name, page=page))
+    _note_stone_tablet(context, kind)
     context.note("zb.mamodo.max-3", f"{player.name} has {len(player.mamodo)} MAMODO card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
     context.note("zb.put.mamodo-max-3", "Up to 3 MAMODO cards on a side of play", involves=[card(kind.name)])
@@ -563,15 +569,62 @@ def _check_mamodo_name(context: Context, player: Player, state: State, kind: Car
         if m.card == ignore:
             continue
         there = state.card(m.card)
-        if there.mamodo_name == kind.mamodo_name:
-            ruling = "zb.mamodo.parentheses" if there.name != kind.name else "zb.mamodo.one-name"
-            if ruling == "zb.mamodo.parentheses":
-                context.note(ruling, f"{there.name} and {kind.name} share the MAMODO name {kind.mamodo_name} "
+        if set(there.names) & set(kind.names):
+            if there.dual or kind.dual:
+                context.note("zb.dual-details.both-in-play", f"{(there if there.dual else kind).name} counts as "
+                             f"{' and '.join((there if there.dual else kind).dual)} in play", involves=[card(there.name), card(kind.name)])
+            elif there.name != kind.name:
+                context.note("zb.mamodo.parentheses", f"{there.name} and {kind.name} share the MAMODO name {kind.mamodo_name} "
                              "(parentheses excluded): duplicates", involves=[card(there.name), card(kind.name)])
             context.note("zb.put.mamodo-one-name", "No two MAMODO cards share a MAMODO name on a side of play",
                          involves=[card(kind.name)])
-            raise context.reject("same-mamodo-name", f"{player.name} already has a {kind.mamodo_name} in play ({there.name})",
+            shared = " & ".join(n for n in kind.names if n in there.names)
+            raise context.reject("same-mamodo-name", f"{player.name} already has a {shared} in play ({there.name})",
                                  "zb.mamodo.one-name", involves=[card(there.name), card(kind.name)])
+
+
+def _note_stone_tablet(context: Context, kind: Card) -> None:
+    if kind.stone_tablet:
+        context.note("zb.stone.plays-as-regular", f"{kind.name} is a Stone Tablet MAMODO card: it plays no differently from regular "
+                     "MAMODO cards", involves=[card(kind.name)])
+        context.note("zb.stone.normal-status", f"{kind.name} is placed in face-up Normal Status, not Petrified", involves=[card(kind.name)])
+
+
+def _put_dual(context: Context, state: State, player: Player, kind: Card, page: int, send: str | None) -> None:
+    """A DUAL MAMODO card takes the place of 1 of its specified MAMODO cards, which goes to the Discard Pile."""
+    named = [m for m in player.mamodo if set(state.card(m.card).names) & set(kind.dual)]
+    present = {n for m in named for n in state.card(m.card).names} & set(kind.dual)
+    context.note("zb.dual.names", f"{kind.name} is a DUAL MAMODO card: {' & '.join(kind.dual)}", involves=[card(kind.name)])
+    if present == set(kind.dual):
+        context.note("zb.dual-details.not-both", f"{player.name} has both {' and '.join(kind.dual)} in play", involves=[card(kind.name)])
+        raise context.reject("dual-both-in-play", f"{player.name} already has both {' and '.join(kind.dual)} in play",
+                             "zb.dual.not-both", involves=[card(kind.name), *[card(m.card) for m in named]])
+    chosen = next((m for m in named if m.card == send), None) if send else (named[0] if named else None)
+    if chosen is None:
+        raise context.reject("dual-needs-its-mamodo", f"{player.name} has no in-play {' or '.join(kind.dual)}"
+                             + (f" named {send}" if send else "") + f" to send to the Discard Pile for {kind.name}",
+                             "zb.dual.send-one", involves=[card(kind.name)])
+    _check_mamodo_name(context, player, state, kind, ignore=chosen.card)
+    if chosen.status == "petrified":
+        context.note("zb.dual-details.even-petrified", f"{chosen.card} is Petrified: it can still be sent to put {kind.name} in play",
+                     involves=[card(chosen.card), PETRIFIED])
+    player.pages[page - 1] = None
+    dual = Mamodo(card=kind.name, page=page, partner=chosen.partner, partner_page=chosen.partner_page)
+    player.mamodo[player.mamodo.index(chosen)] = dual
+    player.discard += [chosen.card] + [c for c, _ in chosen.under]
+    context.note("zb.dual.send-one", f"{player.name} sends {chosen.card} to the Discard Pile to put {kind.name} in play",
+                 involves=[card(chosen.card), card(kind.name)])
+    context.note("zb.dual-details.send", f"{chosen.card} is specified on {kind.name}: it is sent to the Discard Pile",
+                 involves=[card(chosen.card), card(kind.name)])
+    if chosen.partner:
+        context.note("zb.dual-details.partner-moves", f"{chosen.partner}, attached to {chosen.card}, is now attached to {kind.name}",
+                     involves=[card(chosen.partner), card(kind.name)])
+    context.note("zb.dual-details.normal-status", f"{kind.name} is put in play in Normal Status ({chosen.card} was {chosen.status})",
+                 involves=[card(kind.name)])
+    context.note("zb.dual-details.one-card", f"{kind.name} is 1 card; {' and '.join(kind.dual)} are both considered in play",
+                 involves=[card(kind.name)])
+    context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
+    _effects_when_put_in_play(context, state, player.name, kind)
 
 
 def _place_on_top(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
@@ -623,6 +676,10 @@ def _put_partner(context: Context, state: State, player: Player, kind: Card, pag
     target.partner, target.partner_page = kind.name, page
     context.note("zb.partner.attach", f"{kind.name} is attached to {player.name}'s in-play {target.card}",
                  involves=[card(kind.name), card(target.card)])
+    if state.card(target.card).dual:
+        context.note("zb.dual.one-partner", f"{kind.name} ({kind.mamodo}'s PARTNER) is the 1 PARTNER card of {target.card}",
+                     involves=[card(kind.name), card(target.card)])
+        context.note("zb.dual-details.one-partner", f"1 of either PARTNER card of {target.card} is attached", involves=[card(kind.name)])
     context.note("zb.put.partner-specified", f"{kind.name} is attached to its specified MAMODO card", involves=[card(kind.name)])
     if state.card(target.card).partner_names:
         context.note("zb.mamodo.partner-name", f"{target.card}'s PARTNER Name: {', '.join(state.card(target.card).partner_names)}",
@@ -635,7 +692,7 @@ def _put_partner(context: Context, state: State, player: Player, kind: Card, pag
 def _partner_fits(state: State, partner: Card, mamodo: Mamodo) -> bool:
     there = state.card(mamodo.card)
     wanted = partner.mamodo or ""
-    return wanted in (there.name, there.mamodo_name) or (bool(there.partner_names) and partner.name in there.partner_names)
+    return wanted in (there.name, *there.names) or (bool(there.partner_names) and partner.name in there.partner_names)
 
 
 def _put_mj12(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
@@ -674,7 +731,10 @@ def alter_book(context: Context, state: State, action: Mapping[str, Any]) -> Non
                    params={"player": ref("player"), "card": ref("card-name"),
                            "effect": {"type": "integer", "minimum": 0, "description": "Which of the card's effects (default 0, the first)."},
                            "target": {**ref("card-name"), "description": "The MAMODO card the effect selects."},
-                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against the effect's Damage."}},
+                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against the effect's Damage."},
+                           "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
+                                            "description": "Damage X times: the MAMODO card that PROTECTS against each infliction "
+                                            "(null: none)."}},
                    required=["player", "card"])
 def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]
@@ -854,7 +914,8 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
                      f"but the copy of {name} on page {page} only once", involves=[card(name)])
         raise context.reject("event-this-turn", f"the copy of {name} on page {page} has been played this turn", "zb.event.same-copy",
                              involves=[card(name)])
-    _check_prohibited(context, state, player.name, name, None, frozenset({"event"}))
+    _check_prohibited(context, state, player.name, name, next((e for e in kind.effects if e.even_when_prohibited), None),
+                      frozenset({"event"}))
     if len(player.events_shown) >= player.events_allowed:
         context.note("zb.play.event-once", "Only 1 EVENT card per turn (per player)", involves=[card(name)])
         raise context.reject("event-this-turn", f"{player.name} has played an EVENT card this turn", "zb.event.one-per-turn",
@@ -893,6 +954,62 @@ def _note_event_played(context: Context, state: State, player: Player, kind: Car
     context.note("zb.book.event-stays", f"{name} remains in its page", involves=[card(name), BOOK])
 
 
+# === No Battle SPELL cards ======================================================================
+
+
+@vocabulary.action("play-no-battle", "An Action: play a No Battle SPELL card from an open page for an in-play MAMODO card; its "
+                   "effects are applied like an EVENT card's and no Battle begins.",
+                   params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
+                           "target": {**ref("card-name"), "description": "The MAMODO card its effect selects."},
+                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against its Damage."}},
+                   required=["player", "mamodo", "spell"])
+def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player, name = state.players[action["player"]], action["spell"]
+    if state.battle is not None:
+        _refuse_when_over(context, state)
+        raise context.reject("not-in-non-battle", f"{name}: a Battle is in progress", "zb.no-battle.non-battle-only", involves=[card(name)])
+    _take_action(context, state, player.name, "a No Battle SPELL card", action)
+    kind = state.card(name)
+    if not kind.is_no_battle:
+        raise context.reject("not-a-no-battle-spell", f"{name} has no \"No Battle\" icon", "zb.no-battle.icon", involves=[card(name)])
+    attacker = player.name == state.attacker
+    icon = "attack" if attacker else "defend"
+    if icon not in kind.icons:
+        raise context.reject("no-battle-icon", f"the {_role(state, player.name)} plays No Battle SPELL cards with the {icon.title()} "
+                             f"icon; {name} has {list(kind.icons)}", "zb.no-battle.whose-phase", involves=[card(name)])
+    _check_prohibited(context, state, player.name, name, next((e for e in kind.effects if e.even_when_prohibited), None),
+                      frozenset({"no-battle"}))
+    holder = player.find(action["mamodo"])
+    if holder is None:
+        raise context.reject("not-in-play", f"{action['mamodo']} is not in play on {player.name}'s side", "zb.spell.own-mamodo",
+                             involves=[card(action["mamodo"])])
+    page = _on_open_page(context, state, player, name, action.get("page"))
+    _check_spell_mamodo(context, state, player, kind, holder)
+    if (name, page) in player.spells_used:
+        raise context.reject("spell-used-this-turn", f"{name} on page {page} has been played this turn", SPELL_ONCE_PER_TURN,
+                             involves=[card(name)])
+    cost = _spell_cost(context, state, player, kind, page)
+    if player.mp < cost:
+        raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", "zb.no-battle.icon",
+                             involves=[card(name), MP])
+    player.mp -= cost
+    player.spells_used.add((name, page))
+    context.note("zb.actions.no-battle", f"{player.name} plays the No Battle SPELL card {name} from page {page} for {holder.card}, "
+                 f"paying {cost} MP: {player.mp} MP", involves=[card(name), card(holder.card), MP], mp=player.mp)
+    context.note("zb.no-battle.icon", f"{name} has the \"No Battle\" icon: a No Battle SPELL card", involves=[card(name)])
+    context.note("zb.no-battle.whose-phase", f"{name} has the {icon.title()} icon: the {_role(state, player.name)} may play it",
+                 involves=[card(name)])
+    context.note("zb.no-battle.non-battle-only", f"{name} is played in Non-Battle", involves=[card(name)])
+    context.note("zb.no-battle.no-battle-in", "\"Battle In\" is not declared: no Battle begins", involves=[card(name), BATTLE])
+    context.note("zb.play.no-battle-no-battle", f"No Battle begins; {name}'s effect is applied like an EVENT card's", involves=[card(name)])
+    _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset({"no-battle"}), action)
+    for effect in kind.effects:
+        _resolve_effect(context, state, player.name, name, effect, action)
+    context.note("zb.play.no-battle-zone", f"{name} returns to page {page}", involves=[card(name), BOOK])
+    context.note(SPELL_ONCE_PER_TURN, f"{name} cannot be played again during this turn", involves=[card(name)])
+    _acted(context, state, player.name)
+
+
 # === Declaring "Battle In!" and the Battle =======================================================
 
 
@@ -902,8 +1019,10 @@ COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card'
 @vocabulary.action("battle-in", 'An Action of the Attacker: declare "Battle In!" with a SPELL card for an in-play MAMODO card.',
                    params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
                            "coin": COIN, "played_by": {**ref("card-name"), "description": "The in-play card whose effect "
-                                                       "(play-spell) plays the SPELL card."}},
-                   required=["player", "mamodo", "spell"])
+                                                       "(play-spell) plays the SPELL card."},
+                           "effect_of": {**ref("card-name"), "description": "Instead of spell: the in-play MAMODO card whose \"&\" "
+                                         "effect Attacks without a SPELL card."}},
+                   required=["player", "mamodo"])
 def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name = action["player"]
     if name != state.attacker:
@@ -917,6 +1036,12 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
                      "one Attack per Battle", involves=[BATTLE, card(action["spell"])])
     _take_action(context, state, name, "a Battle In", action)
     player = state.players[name]
+    if "effect_of" in action:
+        _battle_in_by_effect(context, state, player, action)
+        return
+    if "spell" not in action:
+        raise context.reject("no-such-choice", "\"Battle In\" names its SPELL card (spell) or its \"&\" effect (effect_of)",
+                             "zb.battle-in.icon", involves=[BATTLE])
     spell = _spell_for(context, state, player, action, "attack")
     if player.spells_used:
         context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
@@ -929,13 +1054,38 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
     state.priority = state.defender
 
 
+def _battle_in_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
+    """An Attack without a SPELL card: the "&" effect of the in-play MAMODO card gives its Total Power."""
+    name = action["effect_of"]
+    holder = player.find(name)
+    if holder is None or name != action["mamodo"]:
+        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Attacks", "zb.and.resolve-on-win",
+                             involves=[card(name)])
+    found = [i for i, e in enumerate(state.card(name).effects) if e.kind == "attack-without-spell"]
+    if not found:
+        raise context.reject("no-such-effect", f"{name} has no effect that Attacks without a SPELL card", involves=[card(name)])
+    effect = state.card(name).effects[found[0]]
+    if "attack" not in effect.icons:
+        raise context.reject("no-attack-icon", f"{name}'s effect has no Attack icon", "zb.battle-in.icon", involves=[card(name)])
+    if holder.status == "petrified":
+        raise context.reject("mamodo-petrified", f"{name} is Petrified", "zb.petrified.no-effects", involves=[card(name), PETRIFIED])
+    _check_prohibited(context, state, player.name, name, effect, _classes(effect))
+    context.note("zb.battle-in.icon", f"{name}'s \"&\" effect has the Attack icon: \"Battle In\" may be declared with it",
+                 involves=[card(name)])
+    state.answered_battle_in = None
+    state.pending_battle_in = {"mamodo": name, "spell": None, "page": None, "coin": action.get("coin"), "by_effect": False,
+                               "effect": found[0]}
+    context.run_step(state, "battle-in", action)
+    state.priority = state.defender
+
+
 @steps("battle-in")
 def declare_battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
     pending = state.pending_battle_in or {}
     context.note("zb.actions.battle-in", f"{state.attacker} declares \"Battle In\" (Attacker only)", involves=[BATTLE])
     context.note("zb.table.battle-in", "The Attacker may declare \"Battle In!\"", involves=[BATTLE])
     context.note("zb.battle-in.declare", f"{state.attacker} asks {state.defender} whether to proceed to \"Battle In\"",
-                 involves=[BATTLE, card(pending.get("spell", ""))])
+                 involves=[BATTLE, card(pending.get("spell") or pending.get("mamodo") or "Battle In")])
     context.note("zb.battle-in.ask-defender", f"{state.defender} may let the \"Battle In\" through or perform 1 Action",
                  involves=[BATTLE])
 
@@ -958,6 +1108,12 @@ def _confirm_battle_in(context: Context, state: State, player: str, action: Mapp
     context.note("zb.battle-in.confirm", f"{state.defender} performs no Action: {state.attacker} confirms \"Battle In\" "
                  f"and reveals {pending['spell']}", involves=[BATTLE, card(pending["spell"])])
     attacker = state.players[state.attacker]
+    if pending["spell"] is None:
+        effect = state.card(pending["mamodo"]).effects[pending["effect"]]
+        state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=None, coin=pending.get("coin"),
+                              attack_set_total=effect.amount, attack_effect=effect)
+        context.advance(state, "attack", action)
+        return
     spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"], by_effect=pending["by_effect"])
     state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"))
     attacker.pages[spell.page - 1] = None
@@ -1034,7 +1190,11 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
         raise context.reject("mamodo-petrified", f"{holder.card} is Petrified: no SPELL card can be played for it",
                              "zb.petrified.no-spell", involves=[card(holder.card), card(kind.name), PETRIFIED])
     named = kind.mamodo or ""
-    if named == mamodo.name:
+    if mamodo.dual and named in mamodo.dual:
+        ruling = "zb.dual.spells-both"
+        context.note("zb.dual-details.spells-both", f"{kind.name} is {named}'s SPELL card: it can be played for {mamodo.name}",
+                     involves=[card(kind.name), card(mamodo.name)])
+    elif named == mamodo.name:
         ruling = "zb.spell.own-mamodo"
     elif "(" not in named and named == mamodo.mamodo_name:
         ruling = "zb.spell.own-mamodo"
@@ -1081,6 +1241,9 @@ def _spell_cost(context: Context, state: State, player: Player, kind: Card, page
 def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     attacker = state.players[state.attacker]
+    if battle.attack_effect is not None:
+        _attack_by_effect(context, state, battle)
+        return
     assert battle.spell is not None
     kind = state.card(battle.spell.card)
     cost = _spell_cost(context, state, attacker, kind, battle.spell.page, battle.spell.by_effect)
@@ -1100,6 +1263,22 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _flip_coins(context, state, state.attacker, kind, battle.coin)
     context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
     context.note("zb.battle.attack-applies-effects", f"{state.attacker} applies the effects of its Attack", involves=[card(kind.name)])
+    state.priority = state.defender
+    context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
+
+
+def _attack_by_effect(context: Context, state: State, battle: Battle) -> None:
+    attacker = state.players[state.attacker]
+    assert battle.attack_effect is not None
+    context.note("zb.battle.begins", f"\"Battle In\": the Battle begins; {state.attacker} is the Attacker, {state.defender} the Defender",
+                 involves=[BATTLE])
+    context.note("zb.battle.attack-declare", f"{state.attacker} declares 1 Attack: {battle.mamodo} with its \"&\" effect, without a "
+                 "SPELL card", involves=[card(battle.mamodo)])
+    _pay(context, state, attacker, battle.mamodo, battle.attack_effect)
+    context.note("zb.and.no-cut-in", f"{battle.mamodo}'s \"&\" effect: no cut-in effect can negate it as it is applied",
+                 involves=[card(battle.mamodo), CUT_IN])
+    context.note("zb.and.resolve-on-win", f"{battle.mamodo}'s \"&\" effect is not resolved yet: it resolves if {battle.mamodo} wins",
+                 involves=[card(battle.mamodo)])
     state.priority = state.defender
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
 
@@ -1130,6 +1309,7 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
     if state.step != "attack" and not (context.read(BATTLE_EFFECTS_STEP, "part-of-defend") and not battle.defense_waived):
         raise context.reject("defense-step-over", "the Defense is declared in step 2, before effects are applied",
                              BATTLE_EFFECTS_STEP, involves=[BATTLE])
+    _check_undefendable(context, state)
     if "effect_of" in action:
         _defend_by_effect(context, state, state.players[name], action)
     else:
@@ -1140,6 +1320,26 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
         context.run_step(state, "defend", action)
         context.note(BATTLE_EFFECTS_STEP, "The Defense is declared within the Defend step, after the effects", involves=[BATTLE])
         state.priority, state.passes = state.attacker, 0
+
+
+def _check_undefendable(context: Context, state: State) -> None:
+    """A PARTNER card effect that names a MAMODO affects only the SPELL cards played for that MAMODO (DUAL MAMODO included)."""
+    battle = _battle(state)
+    if battle.spell is None:
+        return
+    played_for = state.card(battle.spell.card).mamodo
+    for kept in state.players[state.attacker].kept:
+        if kept.effect.kind != "undefendable":
+            continue
+        if state.card(battle.mamodo).dual:
+            context.note("zb.dual-details.partner-one-name", f"{kept.source}'s effect names {kept.effect.target}; "
+                         f"{battle.spell.card} is played for {played_for}", involves=[card(kept.source), card(battle.mamodo)])
+            context.note("zb.dual-details.example", f"{kept.source}'s effect applies to {kept.effect.target}'s SPELL cards only, "
+                         f"not to the other MAMODO of {battle.mamodo}", involves=[card(kept.source), card(battle.mamodo)])
+        if kept.effect.target == played_for:
+            raise context.reject("cannot-be-defended", f"{kept.source}'s effect: {battle.spell.card}, played for {played_for}, "
+                                 "cannot be Defended", "zb.dual-details.example" if state.card(battle.mamodo).dual else None,
+                                 involves=[card(kept.source), card(battle.spell.card)])
 
 
 def _defend_with_spell(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
@@ -1234,7 +1434,10 @@ def _pass_effects(context: Context, state: State, player: str, action: Mapping[s
 @steps("compare-total-power")
 def compare_total_power(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
-    attack = _total(context, state, state.attacker, battle.mamodo, battle.spell, battle.attack_negated)
+    if battle.attack_set_total is not None:
+        attack = _set_total(context, state, state.attacker, battle.mamodo, battle.attack_set_total)
+    else:
+        attack = _total(context, state, state.attacker, battle.mamodo, battle.spell, battle.attack_negated)
     if battle.defense_set_total is not None and not battle.defense_negated:
         defense = _set_total(context, state, state.defender, battle.defender_mamodo or "", battle.defense_set_total)
     elif battle.defense is None or battle.defense_negated:
@@ -1350,6 +1553,12 @@ def defender_won(state: State) -> bool:
 @steps("attacker-wins")
 def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
+    if battle.attack_effect is not None:
+        context.note("zb.and.resolve-on-win", f"{battle.mamodo} wins the Battle: its \"&\" effect resolves",
+                     involves=[card(battle.mamodo), BATTLE])
+        for effect in battle.attack_effect.also:
+            _resolve_effect(context, state, state.attacker, battle.mamodo, effect, action)
+        return
     assert battle.spell is not None
     spell = state.card(battle.spell.card)
     context.note("zb.battle.attacker-higher", f"{state.attacker} wins the Battle: {spell.name}'s effects are resolved", involves=[BATTLE])
@@ -1677,11 +1886,19 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
     _cite_in_play(context, state, source, effect)
 
 
-@vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book (a MAMODO card may PROTECT it).",
-                   params=_effect_params(amount=AMOUNT))
+@vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
+                   "against each infliction: protect, or protect_each).", params=_effect_params(amount=AMOUNT))
 def damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    _damage_book(context, state, other(owner), effect.amount, action.get("protect"), "zb.battle.win-damage"
-                 if state.battle is not None else "zb.protect.only-damage")
+    protectors = list(action.get("protect_each") or [action.get("protect")])
+    ruling = "zb.battle.win-damage" if state.battle is not None else "zb.protect.only-damage"
+    for infliction in range(effect.times):
+        if effect.times > 1:
+            context.note("zb.glossary.damage-times", f"{source}: infliction {infliction + 1} of {effect.times}, PROTECTED against "
+                         "separately", involves=[card(source), DAMAGE])
+        protector = protectors[infliction] if infliction < len(protectors) else None
+        _damage_book(context, state, other(owner), effect.amount, protector, ruling)
+        if state.loser:
+            return
 
 
 @vocabulary.effect("injure", "Inflicts Injury to the selected MAMODO card ('target' of the action or the effect).",
@@ -1747,6 +1964,39 @@ def defend_without_spell(context: Context, state: State, owner: str, source: str
                  f"is declared (Total Power {effect.amount})", involves=[card(source)])
 
 
+@vocabulary.effect("attack-without-spell", "An \"&\" effect: its MAMODO card Attacks without a SPELL card (battle-in with "
+                   "effect_of); 'amount' is the Attack's Total Power; 'also' resolves if it wins.", params=_effect_params(amount=AMOUNT))
+def attack_without_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note(None, f"{source}'s \"&\" effect Attacks with a \"Battle In\" (effect_of: {source})", involves=[card(source)])
+
+
+@vocabulary.effect("undefendable", "The SPELL card its owner's 'target' MAMODO Attacks with in the next Battle during this turn "
+                   "cannot be Defended.", params=_effect_params(target=ref("card-name")))
+def undefendable(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+    context.note(None, f"{source}: the SPELL card {effect.target} Attacks with in the next Battle cannot be Defended",
+                 involves=[card(source)])
+
+
+@vocabulary.effect("put-in-play-petrified", "Puts the MAMODO card 'target' from its owner's open pages in play in Petrified Status.",
+                   params=_effect_params(target=ref("card-name")))
+def put_in_play_petrified(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    player = state.players[owner]
+    name = action.get("target") or effect.target or ""
+    page = _on_open_page(context, state, player, name, None)
+    kind = state.card(name)
+    if kind.type != "MAMODO" or len(player.mamodo) >= MAX_IN_PLAY:
+        raise context.reject("no-such-choice", f"{name} cannot be put in play", "zb.put.mamodo-max-3", involves=[card(name)])
+    _check_mamodo_name(context, player, state, kind, ignore=None)
+    player.pages[page - 1] = None
+    status = "normal" if kind.stone_tablet else "petrified"
+    player.mamodo.append(Mamodo(card=name, page=page, status=status))
+    if kind.stone_tablet:
+        _note_stone_tablet(context, kind)
+    else:
+        context.note(None, f"{source} puts {name} in play in Petrified Status", involves=[card(name), PETRIFIED])
+
+
 @vocabulary.effect("play-spell", "Plays a SPELL card of its owner's open pages (named as played_by on the battle-in).",
                    params=_effect_params())
 def play_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -1773,7 +2023,7 @@ def negate_defense(context: Context, state: State, owner: str, source: str, effe
 def _negate_battle_in(context: Context, state: State, source: str, answered: Mapping[str, Any]) -> None:
     """The Defender's Action negates the card that initiated the "Battle In": no Battle, and that card Attacks no more this turn."""
     state.answered_battle_in = None
-    state.players[state.attacker].negated_cards.add(answered["spell"])
+    state.players[state.attacker].negated_cards.add(answered["spell"] or answered["mamodo"])
     context.note("zb.battle-in.initiator-negated", f"{source} negates {answered['spell']}, the initiator of the \"Battle In\": "
                  f"{state.attacker} need not declare \"Battle In\" again and may continue the turn without a Battle",
                  involves=[BATTLE, card(answered["spell"])])
@@ -1791,6 +2041,12 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
     name = action.get("target") or effect.target
     for who in (other(owner), owner):
         holder = state.players[who].find(name or "")
+        if holder is not None and effect.stone_tablet:
+            if not state.card(holder.card).stone_tablet:
+                raise context.reject("no-such-choice", f"{holder.card} is no Stone Tablet MAMODO card", "zb.stone.selected-by-effects",
+                                     involves=[card(holder.card)])
+            context.note("zb.stone.selected-by-effects", f"The effect specifies Stone Tablet MAMODO cards: {holder.card} is one",
+                         involves=[card(holder.card)])
         if holder is not None:
             if holder.status == "petrified" and not petrified_ok:
                 raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
@@ -2058,7 +2314,7 @@ def _expire_stay(context: Context, state: State, until: str) -> None:
     for kept in _kept(state, "stay"):
         if (kept.effect.until or "end-phase") == until:
             state.players[kept.owner].kept.remove(kept)
-            context.note("zb.stay.expires", f"{kept.source}'s [STAY] effect expires at the {_timing(until)}: its copy is deleted",
+            context.note("zb.stay.delete", f"{kept.source}'s [STAY] effect expires at the {_timing(until)}: its copy is deleted",
                          involves=[card(kept.source), STAY])
 
 
@@ -2188,6 +2444,8 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     if top is None or top.player == player.name:
         last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
         raise context.reject("nothing-to-negate", f"{name}'s cut-in effect: {last}", "zb.cut-in.respond", involves=[card(name), CUT_IN])
+    context.note("zb.cut-in.respond", f"{player.name} answers {top.player}'s Action ({top.card}) with {name}'s cut-in effect",
+                 involves=[card(name), card(top.card), CUT_IN])
     applied = top.effect
     wanted = set(effect.negates)
     if not wanted & applied.classes:
