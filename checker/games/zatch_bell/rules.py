@@ -107,8 +107,14 @@ SPELL_ONCE_PER_TURN = "zb.amb.spell-once-per-turn"
 PETRIFIED_NO_MAMODO = "zb.amb.petrified-no-mamodo"
 END_PHASE_ORDER = "zb.amb.end-phase-order"
 INJURY_CHOOSER = "zb.amb.injury-chooser"
-KEPT_NEGATION = "zb.amb.kept-negation"
+KEPT_NEGATION = {"stay": ("zb.amb.kept-negation", "targeting-effects"), "standby": ("zb.amb.standby-negation", "negatable-while-waiting")}
 CANNOT_IN_PLAY = "zb.amb.cannot-in-play"
+STONE_TABLET_REGULAR = "zb.amb.stone-tablet-regular"
+DUAL_PETRIFIED = "zb.amb.dual-petrified"
+AND_RESOLUTION = "zb.amb.and-effect-resolution"
+CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
+EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
+NO_BATTLE_NEGATION = "zb.amb.no-battle-negation"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -223,6 +229,10 @@ def _check_book(context: Context, state: State, player: Player) -> None:
 
 def _check_first_page(context: Context, who: str, first: Card) -> None:
     regular = first.type == "MAMODO" and (first.regular or context.read(REGULAR_MAMODO, "regular-class"))
+    if regular and first.stone_tablet:
+        regular = context.read(STONE_TABLET_REGULAR, "stone-tablet-is-regular")
+        context.note(STONE_TABLET_REGULAR, f"{first.name} is a Stone Tablet MAMODO card: "
+                     f"{'a' if regular else 'not a'} regular MAMODO card", involves=[card(first.name)])
     if first.type == "MAMODO" and not first.regular:
         context.note(REGULAR_MAMODO, f"{first.name} is put in play on top of another MAMODO card: "
                      f"{'a regular MAMODO card' if regular else 'not the regular (standard) form'}", involves=[card(first.name)])
@@ -571,7 +581,7 @@ def _check_mamodo_name(context: Context, player: Player, state: State, kind: Car
         there = state.card(m.card)
         if set(there.names) & set(kind.names):
             if there.dual or kind.dual:
-                context.note("zb.dual-details.both-in-play", f"{(there if there.dual else kind).name} counts as "
+                context.note("zb.dual-details.one-card", f"{(there if there.dual else kind).name} counts as "
                              f"{' and '.join((there if there.dual else kind).dual)} in play", involves=[card(there.name), card(kind.name)])
             elif there.name != kind.name:
                 context.note("zb.mamodo.parentheses", f"{there.name} and {kind.name} share the MAMODO name {kind.mamodo_name} "
@@ -585,15 +595,22 @@ def _check_mamodo_name(context: Context, player: Player, state: State, kind: Car
 
 def _note_stone_tablet(context: Context, kind: Card) -> None:
     if kind.stone_tablet:
-        context.note("zb.stone.plays-as-regular", f"{kind.name} is a Stone Tablet MAMODO card: it plays no differently from regular "
-                     "MAMODO cards", involves=[card(kind.name)])
         context.note("zb.stone.normal-status", f"{kind.name} is placed in face-up Normal Status, not Petrified", involves=[card(kind.name)])
 
 
 def _put_dual(context: Context, state: State, player: Player, kind: Card, page: int, send: str | None) -> None:
     """A DUAL MAMODO card takes the place of 1 of its specified MAMODO cards, which goes to the Discard Pile."""
     named = [m for m in player.mamodo if set(state.card(m.card).names) & set(kind.dual)]
-    present = {n for m in named for n in state.card(m.card).names} & set(kind.dual)
+    counted = named
+    if any(m.status == "petrified" for m in named):
+        if context.read(DUAL_PETRIFIED, "petrified-only-as-cost"):
+            counted = [m for m in named if m.status != "petrified"]
+            context.note(DUAL_PETRIFIED, "A Petrified MAMODO card may be sent for the DUAL MAMODO card, but is not in play",
+                         involves=[PETRIFIED, card(kind.name)])
+        else:
+            context.note(DUAL_PETRIFIED, "For a DUAL MAMODO card, a Petrified specified MAMODO card is in play",
+                         involves=[PETRIFIED, card(kind.name)])
+    present = {n for m in counted for n in state.card(m.card).names} & set(kind.dual)
     context.note("zb.dual.names", f"{kind.name} is a DUAL MAMODO card: {' & '.join(kind.dual)}", involves=[card(kind.name)])
     if present == set(kind.dual):
         context.note("zb.dual-details.not-both", f"{player.name} has both {' and '.join(kind.dual)} in play", involves=[card(kind.name)])
@@ -606,15 +623,13 @@ def _put_dual(context: Context, state: State, player: Player, kind: Card, page: 
                              "zb.dual.send-one", involves=[card(kind.name)])
     _check_mamodo_name(context, player, state, kind, ignore=chosen.card)
     if chosen.status == "petrified":
-        context.note("zb.dual-details.even-petrified", f"{chosen.card} is Petrified: it can still be sent to put {kind.name} in play",
+        context.note(DUAL_PETRIFIED, f"{chosen.card} is Petrified: it can still be sent to put {kind.name} in play",
                      involves=[card(chosen.card), PETRIFIED])
     player.pages[page - 1] = None
     dual = Mamodo(card=kind.name, page=page, partner=chosen.partner, partner_page=chosen.partner_page)
     player.mamodo[player.mamodo.index(chosen)] = dual
     player.discard += [chosen.card] + [c for c, _ in chosen.under]
     context.note("zb.dual.send-one", f"{player.name} sends {chosen.card} to the Discard Pile to put {kind.name} in play",
-                 involves=[card(chosen.card), card(kind.name)])
-    context.note("zb.dual-details.send", f"{chosen.card} is specified on {kind.name}: it is sent to the Discard Pile",
                  involves=[card(chosen.card), card(kind.name)])
     if chosen.partner:
         context.note("zb.dual-details.partner-moves", f"{chosen.partner}, attached to {chosen.card}, is now attached to {kind.name}",
@@ -869,7 +884,7 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
     context.note("zb.mamodo.icon-area", f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
     if effect.is_battle_effect:
-        context.note("zb.battle-effects.step-5", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
+        context.note("zb.battle-effects.icon", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
     _pay_and_apply(context, state, player, name, effect, action)
     state.passes = 0
     if context.read(PRIORITY_AFTER_BATTLE_EFFECT, "attacker-next"):
@@ -1002,7 +1017,10 @@ def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) ->
     context.note("zb.no-battle.non-battle-only", f"{name} is played in Non-Battle", involves=[card(name)])
     context.note("zb.no-battle.no-battle-in", "\"Battle In\" is not declared: no Battle begins", involves=[card(name), BATTLE])
     context.note("zb.play.no-battle-no-battle", f"No Battle begins; {name}'s effect is applied like an EVENT card's", involves=[card(name)])
-    _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset({"no-battle"}), action)
+    classes = {"no-battle"}
+    if not context.read(NO_BATTLE_NEGATION, "no-battle-specific"):
+        classes |= {"effect", "spell"}
+    _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset(classes), action)
     for effect in kind.effects:
         _resolve_effect(context, state, player.name, name, effect, action)
     context.note("zb.play.no-battle-zone", f"{name} returns to page {page}", involves=[card(name), BOOK])
@@ -1059,7 +1077,7 @@ def _battle_in_by_effect(context: Context, state: State, player: Player, action:
     name = action["effect_of"]
     holder = player.find(name)
     if holder is None or name != action["mamodo"]:
-        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Attacks", "zb.and.resolve-on-win",
+        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Attacks", "zb.and.no-cut-in",
                              involves=[card(name)])
     found = [i for i, e in enumerate(state.card(name).effects) if e.kind == "attack-without-spell"]
     if not found:
@@ -1277,8 +1295,13 @@ def _attack_by_effect(context: Context, state: State, battle: Battle) -> None:
     _pay(context, state, attacker, battle.mamodo, battle.attack_effect)
     context.note("zb.and.no-cut-in", f"{battle.mamodo}'s \"&\" effect: no cut-in effect can negate it as it is applied",
                  involves=[card(battle.mamodo), CUT_IN])
-    context.note("zb.and.resolve-on-win", f"{battle.mamodo}'s \"&\" effect is not resolved yet: it resolves if {battle.mamodo} wins",
-                 involves=[card(battle.mamodo)])
+    if context.read(AND_RESOLUTION, "resolve-on-declaration"):
+        context.note(AND_RESOLUTION, f"{battle.mamodo}'s \"&\" effect resolves as it is declared", involves=[card(battle.mamodo)])
+        for effect in battle.attack_effect.also:
+            _resolve_effect(context, state, state.attacker, battle.mamodo, effect, {})
+    else:
+        context.note(AND_RESOLUTION, f"{battle.mamodo}'s \"&\" effect is not resolved yet: it resolves if {battle.mamodo} wins",
+                     involves=[card(battle.mamodo)])
     state.priority = state.defender
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
 
@@ -1554,8 +1577,11 @@ def defender_won(state: State) -> bool:
 def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     if battle.attack_effect is not None:
-        context.note("zb.and.resolve-on-win", f"{battle.mamodo} wins the Battle: its \"&\" effect resolves",
-                     involves=[card(battle.mamodo), BATTLE])
+        if context.read(AND_RESOLUTION, "resolve-on-declaration"):
+            return
+        context.note(AND_RESOLUTION, f"{battle.mamodo} wins the Battle: its \"&\" effect resolves", involves=[card(battle.mamodo), BATTLE])
+        context.note("zb.and.extra-effects-step-5", f"{battle.mamodo}'s \"&\" effect's additional effects resolve",
+                     involves=[card(battle.mamodo)])
         for effect in battle.attack_effect.also:
             _resolve_effect(context, state, state.attacker, battle.mamodo, effect, action)
         return
@@ -1813,7 +1839,7 @@ EFFECT_COMMON = {
     "keep": {"enum": ["stay", "standby"], "description": "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates."},
     "until": {"enum": ["end-phase", "start-phase", "battle-out"], "description": "When a [STAY] effect expires or a [STANDBY] effect "
               "activates (default end-phase: the END PHASE of this turn; start-phase: the next START PHASE)."},
-    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "stay", "standby", "in-play"]},
+    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play"]},
                 "description": "What a negate, prohibit or make-unnegatable effect applies to."},
     "cannot_be_negated": {"type": "boolean", "description": "\"Cannot be negated\"."},
     "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\" (or \"regardless of card effects\")."},
@@ -2289,15 +2315,11 @@ def _keep(context: Context, state: State, owner: str, source: str, effect: Effec
     state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone=zone))
     state.log.append(f"{source}: {effect.kind} [{zone.upper()}]")
     if zone == "stay":
-        context.note("zb.stay.copy", f"{source}'s [STAY] effect is applied: its copy goes to {owner}'s [STAY] zone",
-                     involves=[card(source), STAY])
         context.note("zb.stay.duration", f"{source}'s [STAY] effect ({effect.kind}) remains active until the {_timing(until)}",
                      involves=[card(source), STAY])
         if effect.kind == "prohibit":
             _note_prohibition(context, state, owner, source, effect)
     else:
-        context.note("zb.standby.copy", f"{source}'s [STANDBY] effect is applied: its copy goes to {owner}'s [STANDBY] zone",
-                     involves=[card(source), STANDBY])
         context.note("zb.standby.waits", f"{source}'s [STANDBY] effect ({effect.kind}) waits for the {_timing(until)}",
                      involves=[card(source), STANDBY])
 
@@ -2314,7 +2336,7 @@ def _expire_stay(context: Context, state: State, until: str) -> None:
     for kept in _kept(state, "stay"):
         if (kept.effect.until or "end-phase") == until:
             state.players[kept.owner].kept.remove(kept)
-            context.note("zb.stay.delete", f"{kept.source}'s [STAY] effect expires at the {_timing(until)}: its copy is deleted",
+            context.note("zb.stay.duration", f"{kept.source}'s [STAY] effect expires at the {_timing(until)}",
                          involves=[card(kept.source), STAY])
 
 
@@ -2331,8 +2353,6 @@ def _activate_standby(context: Context, state: State, timing: str) -> None:
         context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
                      involves=[STANDBY, CUT_IN])
         _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
-        context.note("zb.standby.delete", f"{kept.source}'s [STANDBY] effect has resolved: its copy is deleted",
-                     involves=[card(kept.source), STANDBY])
 
 
 def _check_kept_target(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -2350,14 +2370,18 @@ def _check_kept_target(context: Context, state: State, player: Player, name: str
     ruling = "zb.stay.only-targeting" if kept.zone == "stay" else "zb.standby.only-targeting"
     context.note(ruling, f"{name}'s effect targets [{kept.zone.upper()}] effects: it may negate {kept.source}'s",
                  involves=[card(name), card(kept.source), STAY if kept.zone == "stay" else STANDBY])
-    if not context.read(KEPT_NEGATION, "targeting-effects"):
+    ambiguity, negatable = KEPT_NEGATION[kept.zone]
+    if not context.read(ambiguity, negatable):
         raise context.reject("cannot-be-negated", f"{kept.source}'s [{kept.zone.upper()}] effect has resolved: it cannot be negated",
-                             KEPT_NEGATION, involves=[card(kept.source)])
-    context.note(KEPT_NEGATION, f"{kept.source}'s [{kept.zone.upper()}] effect has resolved, but {name}'s effect targets "
+                             ambiguity, involves=[card(kept.source)])
+    context.note(ambiguity, f"{kept.source}'s [{kept.zone.upper()}] effect has resolved, but {name}'s effect targets "
                  f"[{kept.zone.upper()}] effects", involves=[card(kept.source)])
     if _unnegatable(state, kept.owner, kept.effect, frozenset({kept.zone})):
-        raise context.reject("cannot-be-negated", f"{kept.source}'s effect cannot be negated", "zb.cannot-be-negated.by-effects",
-                             involves=[card(kept.source)])
+        if context.read(CANNOT_BE_NEGATED_SCOPE, "nothing-negates") or effect.is_battle_effect:
+            raise context.reject("cannot-be-negated", f"{kept.source}'s effect cannot be negated", CANNOT_BE_NEGATED_SCOPE,
+                                 involves=[card(kept.source)])
+        context.note(CANNOT_BE_NEGATED_SCOPE, f"{name}'s effect is neither a Battle effect nor a cut-in effect: it may negate "
+                     f"{kept.source}'s", involves=[card(kept.source)])
 
 
 @vocabulary.effect("negate", "Negates what 'negates' lists: as a cut-in effect (icons: [cut-in]) the card or effect the opponent "
@@ -2369,8 +2393,8 @@ def negate(context: Context, state: State, owner: str, source: str, effect: Effe
     for kept in victim.kept:
         if kept.zone in effect.negates and wanted in (None, kept.source):
             victim.kept.remove(kept)
-            context.note("zb.stay.delete" if kept.zone == "stay" else "zb.standby.delete",
-                         f"{source} negates {kept.source}'s [{kept.zone.upper()}] effect: its copy is deleted", involves=[card(kept.source)])
+            context.note("zb.stay.only-targeting" if kept.zone == "stay" else "zb.standby.only-targeting",
+                         f"{source} negates {kept.source}'s [{kept.zone.upper()}] effect", involves=[card(kept.source)])
             return
 
 
@@ -2451,7 +2475,7 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     if not wanted & applied.classes:
         raise context.reject("cannot-negate-that", f"{name}'s cut-in effect negates {', '.join(sorted(wanted)) or 'nothing'}; "
                              f"{top.card} is {', '.join(sorted(applied.classes))}",
-                             "zb.no-battle.negated-specifically" if "no-battle" in applied.classes else "zb.cut-in.specified",
+                             NO_BATTLE_NEGATION if "no-battle" in applied.classes else "zb.cut-in.specified",
                              involves=[card(name), card(top.card), CUT_IN])
     context.note("zb.cut-in.specified", f"{name}'s cut-in effect negates {', '.join(sorted(wanted & applied.classes))}: "
                  f"{top.card} is one", involves=[card(name), card(top.card)])
@@ -2463,7 +2487,7 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     if "cut-in" in applied.classes:
         context.note("zb.cut-in.chain", f"{name}'s cut-in effect negates {top.card}'s cut-in effect", involves=[card(name), CUT_IN])
     if applied.cannot_be_negated:
-        raise context.reject("cannot-be-negated", f"{top.card}'s effect cannot be negated", "zb.cannot-be-negated.cut-in",
+        raise context.reject("cannot-be-negated", f"{top.card}'s effect cannot be negated", "zb.cannot-be-negated.by-effects",
                              involves=[card(top.card), card(name)])
 
 
@@ -2489,7 +2513,7 @@ def _note_prohibition(context: Context, state: State, owner: str, source: str, e
                    "this turn.", params=_effect_params())
 def make_unnegatable(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     state.players[owner].unnegatable |= set(effect.negates)
-    context.note("zb.cannot-be-negated.cut-in", f"{source}: {owner}'s {', '.join(effect.negates)} effects cannot be negated this turn",
+    context.note("zb.cannot-be-negated.by-effects", f"{source}: {owner}'s {', '.join(effect.negates)} effects cannot be negated this turn",
                  involves=[card(source)])
 
 
@@ -2509,9 +2533,13 @@ def _check_prohibited(context: Context, state: State, player: str, source: str, 
     if kept is None:
         return
     if effect is not None and effect.even_when_prohibited:
-        context.note("zb.even-prohibited.applies", f"{source}'s effect can be applied even when prohibited ({kept.source})",
-                     involves=[card(source), card(kept.source), CANNOT])
-        return
+        if kept.zone == "stay" or context.read(EVEN_PROHIBITED_SCOPE, "any-prohibition"):
+            context.note(EVEN_PROHIBITED_SCOPE if kept.zone != "stay" else "zb.glossary.even-prohibited",
+                         f"{source}'s effect can be applied even when prohibited ({kept.source})",
+                         involves=[card(source), card(kept.source), CANNOT])
+            return
+        context.note(EVEN_PROHIBITED_SCOPE, f"{kept.source}'s prohibition is no [STAY] effect: {source}'s effect does not pass it",
+                     involves=[card(source), card(kept.source)])
     if "stay" in classes and "stay" in state.players[player].unnegatable:
         context.note("zb.cannot-be-negated.stay-prohibited", f"{player}'s [STAY] effects cannot be negated, but that does not let "
                      f"{source}'s [STAY] effect be applied", involves=[card(source), STAY])
@@ -2523,19 +2551,21 @@ def _check_prohibited(context: Context, state: State, player: str, source: str, 
 
 def _in_play_active(context: Context, state: State, owner: str, source: str) -> bool:
     """[IN PLAY] effects stay active when applying effects is prohibited; a "Cannot" that names [IN PLAY] effects may stop them."""
-    kept = _prohibition(state, owner, source, frozenset({"in-play"}))
-    if kept is not None:
-        if context.read(CANNOT_IN_PLAY, "cannot-negates-in-play"):
-            context.note(CANNOT_IN_PLAY, f"{kept.source}'s \"Cannot\" effect negates {source}'s [IN PLAY] effect",
-                         involves=[card(source), card(kept.source), CANNOT])
-            context.note("zb.cannot.in-play", "A \"Cannot\" effect is capable of negating [IN PLAY] effects", involves=[CANNOT])
-            return False
-        context.note(CANNOT_IN_PLAY, f"{source}'s [IN PLAY] effect is active even though {kept.source} prohibits it",
-                     involves=[card(source), card(kept.source)])
+    named = _prohibition(state, owner, source, frozenset({"in-play"}))
+    general = _prohibition(state, owner, source, frozenset({"effect"}))
+    if named is None and general is None:
         return True
-    if _prohibition(state, owner, source, frozenset({"effect"})) is not None:
-        context.note("zb.in-play.even-prohibited", f"{source}'s [IN PLAY] effect is active even when applying effects is prohibited",
-                     involves=[card(source), CANNOT])
+    stops = (named is not None and context.read(CANNOT_IN_PLAY, "named-only")) or context.read(CANNOT_IN_PLAY, "cannot-negates-in-play")
+    kept = named or general
+    assert kept is not None
+    if stops:
+        context.note(CANNOT_IN_PLAY, f"{kept.source}'s \"Cannot\" effect negates {source}'s [IN PLAY] effect",
+                     involves=[card(source), card(kept.source), CANNOT])
+        return False
+    context.note(CANNOT_IN_PLAY, f"{source}'s [IN PLAY] effect stays active under {kept.source}'s \"Cannot\" effect",
+                 involves=[card(source), card(kept.source)])
+    context.note("zb.in-play.even-prohibited", f"{source}'s [IN PLAY] effect is active even when it is prohibited",
+                 involves=[card(source), CANNOT])
     return True
 
 
