@@ -1012,6 +1012,12 @@ def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) ->
     context.note("zb.actions.no-battle", f"{player.name} plays the No Battle SPELL card {name} from page {page} for {holder.card}, "
                  f"paying {cost} MP: {player.mp} MP", involves=[card(name), card(holder.card), MP], mp=player.mp)
     context.note("zb.no-battle.icon", f"{name} has the \"No Battle\" icon: a No Battle SPELL card", involves=[card(name)])
+    context.note("zb.no-battle.spell-icon", f"{name}, a SPELL card with the \"No Battle\" icon, is a No Battle SPELL card",
+                 involves=[card(name)])
+    context.note("zb.spell.no-battle-icon", f"{name}'s \"No Battle\" icon: used while no Battle is in progress, it begins no Battle",
+                 involves=[card(name), BATTLE])
+    context.note("zb.glossary.no-battle-spell", f"{name} is played during Non-Battle and does not cause a Battle to begin",
+                 involves=[card(name)])
     context.note("zb.no-battle.whose-phase", f"{name} has the {icon.title()} icon: the {_role(state, player.name)} may play it",
                  involves=[card(name)])
     context.note("zb.no-battle.non-battle-only", f"{name} is played in Non-Battle", involves=[card(name)])
