@@ -115,6 +115,7 @@ AND_RESOLUTION = "zb.amb.and-effect-resolution"
 CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
 NO_BATTLE_NEGATION = "zb.amb.no-battle-negation"
+KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -779,6 +780,8 @@ def _chosen_effect(context: Context, state: State, player: Player, name: str, in
     _refuse_when_over(context, state)
     holder = _holder(player, name)
     if holder is None and name in player.discarded_by_effect and any(e.tag == "discard" for e in state.card(name).effects):
+        context.note("zb.interruption.no-discard-response", f"{player.name} cannot interrupt the effect that sends {name} to the "
+                     "Discard Pile by applying its own effect", involves=[card(name)])
         raise context.reject("not-in-play", f"{name} is being sent to the Discard Pile by a card effect: its [SEND THIS CARD TO "
                              "THE DISCARD PILE] effect cannot be applied at that time", "zb.tag.discard-by-effect", involves=[card(name)])
     if holder is None:
@@ -1539,13 +1542,22 @@ def _in_play_power(context: Context, state: State, player: Player, holder: Mamod
             added += effect.amount
             context.note("zb.tag.in-play-always", f"{source}'s [IN PLAY] effect: +{effect.amount} Power while it is in play",
                          involves=[card(source), card(holder.card)])
+            _note_in_play_active(context, source)
             context.note("zb.precautions.in-play-active", "[IN PLAY] effects remain active during the Battle", involves=[BATTLE])
+            context.note("zb.in-play.active-in-battle", f"{source}'s [IN PLAY] effect is active during the Battle, with no icon needed",
+                         involves=[card(source), BATTLE])
     for kept in player.kept:
         if kept.zone == "stay" and kept.effect.kind == "power":
             added += kept.effect.amount
             context.note("zb.stay.duration", f"{kept.source}'s [STAY] effect: +{kept.effect.amount} Power while it is active",
                          involves=[card(kept.source), STAY])
     return added
+
+
+def _note_in_play_active(context: Context, source: str) -> None:
+    context.note("zb.in-play.no-declaration", f"{source}'s [IN PLAY] effect applies without being declared", involves=[card(source)])
+    context.note("zb.in-play.always-active", f"{source} is in play: its [IN PLAY] effect is active", involves=[card(source)])
+    context.note("zb.tag.in-play-no-action", f"{source}'s [IN PLAY] effect is automatic: no Action applies it", involves=[card(source)])
 
 
 @vocabulary.action("resolve", "Battle step 5, with the players' choices: the MAMODO card that PROTECTS the Spell Book from the "
@@ -1698,6 +1710,8 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
 
 
 def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None) -> None:
+    if _shielded(context, state, player, holder):
+        return
     if holder.status == "injured":
         context.note("zb.damage.second-discards", f"{holder.card} is already Injured: it is sent to the Discard Pile",
                      involves=[card(holder.card), INJURY])
@@ -1709,6 +1723,20 @@ def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruli
         context.note(ruling, f"{holder.card} becomes Injured", involves=[card(holder.card), INJURY])
     else:
         context.note(None, f"{holder.card} becomes Injured", involves=[card(holder.card), INJURY])
+
+
+def _shielded(context: Context, state: State, player: Player, holder: Mamodo) -> bool:
+    """An [IN PLAY] "does not receive Damage or Injury" effect of the MAMODO card (or its PARTNER) resolves at each infliction."""
+    for source in [holder.card] + ([holder.partner] if holder.partner else []):
+        if any(e.tag == "in-play" and e.kind == "no-injury" for e in state.card(source).effects) \
+                and _in_play_active(context, state, player.name, source):
+            _note_in_play_active(context, source)
+            context.note("zb.in-play.timing", f"{source}'s [IN PLAY] effect resolves as its condition is fulfilled: "
+                         f"{holder.card} receives no Injury", involves=[card(source), card(holder.card), INJURY])
+            context.note("zb.tag.in-play-repeat", f"{source}'s [IN PLAY] effect resolves as many times as its condition comes",
+                         involves=[card(source)])
+            return True
+    return False
 
 
 def _send_to_discard(context: Context, state: State, player: Player, name: str, ruling: str | None) -> None:
@@ -1947,14 +1975,29 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
     context.note(None, f"{holder.card} becomes Petrified", involves=[card(holder.card), PETRIFIED])
 
 
-@vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards) to the Discard Pile.",
+@vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards), or the selected PARTNER card, to the "
+                   "Discard Pile.",
                    params=_effect_params(target=ref("card-name")))
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    partner = _selected_partner(state, owner, action.get("target") or effect.target)
+    if partner is not None:
+        victim, name = partner
+        _send_to_discard(context, state, victim, name, None)
+        victim.discarded_by_effect.add(name)
+        return
     victim, holder = _target(context, state, owner, effect, action, petrified_ok=True)
     _send_to_discard(context, state, victim, holder.card, None)
     victim.discarded_by_effect.add(holder.card)
     if state.battle is not None and holder.card in (state.battle.mamodo, state.battle.defender_mamodo):
         _not_a_negation(context, state, "sending a MAMODO card involved in the Battle to the Discard Pile")
+
+
+def _selected_partner(state: State, owner: str, name: str | None) -> tuple[Player, str] | None:
+    """The opponent's (or its owner's) in-play PARTNER card ``name``, when the effect selects a PARTNER card."""
+    for who in (other(owner), owner):
+        if name and any(m.partner == name for m in state.players[who].mamodo):
+            return state.players[who], name
+    return None
 
 
 @vocabulary.effect("discard-page", "Sends the card on the opponent's open page (its highest) to the Discard Pile.",
@@ -1971,6 +2014,12 @@ def discard_page(context: Context, state: State, owner: str, source: str, effect
     victim.pages[page - 1] = None
     victim.discard.append(name)
     context.note(None, f"{name} leaves page {page} for {victim.name}'s Discard Pile", involves=[card(name), BOOK])
+
+
+@vocabulary.effect("no-injury", "[IN PLAY]: its MAMODO card does not receive Damage or Injury (each infliction that would injure "
+                   "it, PROTECTING included).", params=_effect_params())
+def no_injury(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note(None, f"{source}'s MAMODO card does not receive Damage or Injury", involves=[card(source)])
 
 
 @vocabulary.effect("extra-event", "Its owner may play 'amount' more EVENT cards this turn.", params=_effect_params(amount=AMOUNT))
@@ -2373,9 +2422,7 @@ def _check_kept_target(context: Context, state: State, player: Player, name: str
         raise context.reject("nothing-to-negate", f"{other(player.name)} has no active {' or '.join(z.upper() for z in zones)} "
                              "effect" + (f" of {wanted}" if wanted else ""), "zb.negating.already-active", involves=[card(name)])
     kept = found[0]
-    ruling = "zb.stay.only-targeting" if kept.zone == "stay" else "zb.standby.only-targeting"
-    context.note(ruling, f"{name}'s effect targets [{kept.zone.upper()}] effects: it may negate {kept.source}'s",
-                 involves=[card(name), card(kept.source), STAY if kept.zone == "stay" else STANDBY])
+    _note_targets_kept(context, kept.zone, name, kept.source)
     ambiguity, negatable = KEPT_NEGATION[kept.zone]
     if not context.read(ambiguity, negatable):
         raise context.reject("cannot-be-negated", f"{kept.source}'s [{kept.zone.upper()}] effect has resolved: it cannot be negated",
@@ -2471,6 +2518,8 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     """A cut-in effect negates the card or effect the opponent just played or applied, of a type it specifies."""
     top = state.stack.top
     context.note("zb.cut-in.icon", f"{name}'s effect has the Cut-In icon: a cut-in effect", involves=[card(name), CUT_IN])
+    context.note("zb.glossary.just-played", "\"Just played/applied\": the card or effect of the previous Action"
+                 + (f" ({top.card}, {top.player}'s)" if top is not None else ": none is waiting"), involves=[CUT_IN])
     if top is None or top.player == player.name:
         last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
         raise context.reject("nothing-to-negate", f"{name}'s cut-in effect: {last}", "zb.cut-in.respond", involves=[card(name), CUT_IN])
@@ -2485,6 +2534,9 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
                              involves=[card(name), card(top.card), CUT_IN])
     context.note("zb.cut-in.specified", f"{name}'s cut-in effect negates {', '.join(sorted(wanted & applied.classes))}: "
                  f"{top.card} is one", involves=[card(name), card(top.card)])
+    for zone in ("stay", "standby"):
+        if zone in applied.classes:
+            _check_kept_cut_in(context, zone, name, top.card, zone in wanted)
     if "battle" in applied.classes:
         if not effect.is_battle_effect:
             raise context.reject("cannot-negate-that", f"{top.card}'s effect is a Battle effect: only a cut-in effect that is also a "
@@ -2495,6 +2547,29 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     if applied.cannot_be_negated:
         raise context.reject("cannot-be-negated", f"{top.card}'s effect cannot be negated", "zb.cannot-be-negated.by-effects",
                              involves=[card(top.card), card(name)])
+
+
+def _note_targets_kept(context: Context, zone: str, name: str, target: str) -> None:
+    label = f"[{zone.upper()}]"
+    context.note(f"zb.{zone}.only-targeting", f"{name}'s effect targets {label} effects: it may negate {target}'s",
+                 involves=[card(name), card(target), STAY if zone == "stay" else STANDBY])
+    context.note(f"zb.glossary.{zone}-negation", f"{name}'s effect specifies the ability to negate {label} effects",
+                 involves=[card(name), card(target)])
+
+
+def _check_kept_cut_in(context: Context, zone: str, name: str, target: str, targets_zone: bool) -> None:
+    """Right after a [STAY] or [STANDBY] effect is applied a cut-in effect may negate it; one that names no such effects may not."""
+    label = f"[{zone.upper()}]"
+    context.note(f"zb.{zone}.cannot-negate-resolved", f"{target}'s {label} effect was just applied: a cut-in effect may negate it",
+                 involves=[card(name), card(target), STAY if zone == "stay" else STANDBY])
+    if targets_zone:
+        _note_targets_kept(context, zone, name, target)
+        return
+    if context.read(KEPT_CUT_IN_SCOPE, "targeting-only"):
+        raise context.reject("cannot-negate-that", f"{name}'s cut-in effect does not target {label} effects: it cannot negate "
+                             f"{target}'s", KEPT_CUT_IN_SCOPE, involves=[card(name), card(target)])
+    context.note(KEPT_CUT_IN_SCOPE, f"{name}'s cut-in effect covers {target}'s {label} effect just applied, naming no {label} effects",
+                 involves=[card(name), card(target)])
 
 
 # === "Negating" & "Prohibiting" =====================================================================
@@ -2583,11 +2658,31 @@ def before_action(context: Context, state: State, action: Mapping[str, Any]) -> 
     if state.loser is not None:
         return
     if state.stack and not _is_cut_in(state, action):
+        _note_no_interruption(context, state, action)
         _close_cut_in(context, state)
     if state.step == "compare-total-power" and action["action"] != "resolve":
         context.advance(state, "battle-out", {})
     if state.end_pending and action["action"] != "end-phase":
         _run_end_phase(context, state, {})
+
+
+INTERRUPTIONS = {"lose-mp": "zb.interruption.no-mp-reduction", "turn-pages": "zb.interruption.no-page-turning"}
+
+
+def _note_no_interruption(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The opponent's Action right after an effect or card that no cut-in effect negates comes after it has resolved."""
+    top = state.stack.top
+    if top is None or action["action"] == "pass" or action.get("player") in (None, top.player):
+        return
+    context.note("zb.interruption.prohibit-or-cut-in", f"{top.card} has resolved: interfering with it needed a prohibition or a "
+                 "cut-in effect", involves=[card(top.card), CUT_IN])
+    effects = state.card(action["card"]).effects if action["action"] == "apply-effect" and action["card"] in state.cards else ()
+    index = action.get("effect", 0)
+    ruling = INTERRUPTIONS.get(effects[index].kind) if index < len(effects) else None
+    if ruling is not None:
+        context.note("zb.interruption.terminated", "The \"effect interruption\" rule was terminated", involves=[card(top.card)])
+        context.note(ruling, f"{action['card']}'s effect cannot interrupt {top.card}: it comes after {top.card} has resolved",
+                     involves=[card(action["card"]), card(top.card)])
 
 
 def _is_cut_in(state: State, action: Mapping[str, Any]) -> bool:
