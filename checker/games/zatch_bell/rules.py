@@ -391,7 +391,10 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
 
 @steps("start-effects")
 def start_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    _activate_standby(context, state, "start-phase")
+    for kept in _activate_standby(context, state, "start-phase"):
+        context.note("zb.start.standby", f"{kept.source}'s [STANDBY] effect activates in the START PHASE and resolves now",
+                     involves=[card(kept.source), STANDBY])
+        context.note("zb.start.after-page-turning", "The START PHASE effects resolve after the page turning")
     timed = _in_play_effects(context, state, "start-phase")
     if not timed:
         return
@@ -932,7 +935,7 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
                      f"but the copy of {name} on page {page} only once", involves=[card(name)])
         raise context.reject("event-this-turn", f"the copy of {name} on page {page} has been played this turn", "zb.event.same-copy",
                              involves=[card(name)])
-    _check_prohibited(context, state, player.name, name, next((e for e in kind.effects if e.even_when_prohibited), None),
+    _check_prohibited(context, state, player.name, name, next((e for e in kind.effects if e.passes_prohibitions), None),
                       frozenset({"event"}))
     if len(player.events_shown) >= player.events_allowed:
         context.note("zb.play.event-once", "Only 1 EVENT card per turn (per player)", involves=[card(name)])
@@ -948,6 +951,7 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
     _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset({"event"}), action)
     for effect in kind.effects:
         _resolve_effect(context, state, player.name, name, effect, action)
+    _activate_standby(context, state, "opponent-event", by=player.name)
     _acted(context, state, player.name)
 
 
@@ -995,7 +999,7 @@ def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) ->
     if icon not in kind.icons:
         raise context.reject("no-battle-icon", f"the {_role(state, player.name)} plays No Battle SPELL cards with the {icon.title()} "
                              f"icon; {name} has {list(kind.icons)}", "zb.no-battle.whose-phase", involves=[card(name)])
-    _check_prohibited(context, state, player.name, name, next((e for e in kind.effects if e.even_when_prohibited), None),
+    _check_prohibited(context, state, player.name, name, next((e for e in kind.effects if e.passes_prohibitions), None),
                       frozenset({"no-battle"}))
     holder = player.find(action["mamodo"])
     if holder is None:
@@ -1871,12 +1875,16 @@ EFFECT_COMMON = {
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
     "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
     "keep": {"enum": ["stay", "standby"], "description": "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates."},
-    "until": {"enum": ["end-phase", "start-phase", "battle-out"], "description": "When a [STAY] effect expires or a [STANDBY] effect "
-              "activates (default end-phase: the END PHASE of this turn; start-phase: the next START PHASE)."},
+    "until": {"enum": ["end-phase", "start-phase", "own-start-phase", "battle-out", "opponent-event"],
+              "description": "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
+              "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; opponent-event: "
+              "when the opponent next plays an EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE)."},
     "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play"]},
                 "description": "What a negate, prohibit or make-unnegatable effect applies to."},
     "cannot_be_negated": {"type": "boolean", "description": "\"Cannot be negated\"."},
-    "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\" (or \"regardless of card effects\")."},
+    "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\"."},
+    "regardless_of_card_effects": {"type": "boolean", "description": "\"... regardless of card effects\": the same as "
+                                   "even_when_prohibited."},
     "times": {"type": "integer", "minimum": 1, "description": "Damage X times: each infliction is PROTECTED against separately."},
     "stone_tablet": {"type": "boolean", "description": "The effect selects only Stone Tablet MAMODO cards."},
 }
@@ -2191,7 +2199,10 @@ def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) ->
 @steps("end-effects")
 def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.end.begins", "Both players are no longer in the BATTLE PHASE: the END PHASE begins")
-    _activate_standby(context, state, "end-phase")
+    for kept in _activate_standby(context, state, "end-phase"):
+        context.note("zb.end.list-standby", f"{kept.source}'s [STANDBY] effect activates during the END PHASE",
+                     involves=[card(kept.source), STANDBY])
+    _expire_standby(context, state)
     _expire_stay(context, state, "end-phase")
     timed = _in_play_effects(context, state, "end-phase")
     order = list(action.get("order") or [])
@@ -2380,7 +2391,8 @@ def _keep(context: Context, state: State, owner: str, source: str, effect: Effec
 
 
 def _timing(until: str) -> str:
-    return {"end-phase": "END PHASE", "start-phase": "next START PHASE", "battle-out": '"Battle Out"'}.get(until, until)
+    return {"end-phase": "END PHASE", "start-phase": "next START PHASE", "own-start-phase": "START PHASE of its owner's next turn",
+            "battle-out": '"Battle Out"', "opponent-event": "opponent's next EVENT card this turn"}.get(until, until)
 
 
 def _kept(state: State, zone: str | None = None) -> list[Kept]:
@@ -2395,11 +2407,19 @@ def _expire_stay(context: Context, state: State, until: str) -> None:
                          involves=[card(kept.source), STAY])
 
 
-def _activate_standby(context: Context, state: State, timing: str) -> None:
+def _standby_due(state: State, kept: Kept, timing: str, by: str | None) -> bool:
+    until = kept.effect.until or "end-phase"
+    if until == "own-start-phase":
+        return timing == "start-phase" and kept.owner == state.attacker
+    if until == "opponent-event":
+        return timing == until and by == other(kept.owner)
+    return until == timing
+
+
+def _activate_standby(context: Context, state: State, timing: str, by: str | None = None) -> list[Kept]:
     """[STANDBY] effects waiting for ``timing`` activate and resolve, the Attacker's first; no cut-in can negate them."""
-    for kept in _kept(state, "standby"):
-        if (kept.effect.until or "end-phase") != timing:
-            continue
+    due = [kept for kept in _kept(state, "standby") if _standby_due(state, kept, timing, by)]
+    for kept in due:
         state.players[kept.owner].kept.remove(kept)
         context.note("zb.standby.waits", f"The {_timing(timing)}: {kept.source}'s [STANDBY] effect activates",
                      involves=[card(kept.source), STANDBY])
@@ -2408,6 +2428,16 @@ def _activate_standby(context: Context, state: State, timing: str) -> None:
         context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
                      involves=[STANDBY, CUT_IN])
         _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
+    return due
+
+
+def _expire_standby(context: Context, state: State) -> None:
+    """At the END PHASE a [STANDBY] effect whose condition was for this turn and never came expires without activating."""
+    for kept in _kept(state, "standby"):
+        if kept.effect.until == "opponent-event":
+            state.players[kept.owner].kept.remove(kept)
+            context.note("zb.standby.waits", f"The END PHASE: {kept.source}'s [STANDBY] effect expires; its condition never came",
+                         involves=[card(kept.source), STANDBY])
 
 
 def _check_kept_target(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -2613,7 +2643,10 @@ def _check_prohibited(context: Context, state: State, player: str, source: str, 
     kept = _prohibition(state, player, source, classes)
     if kept is None:
         return
-    if effect is not None and effect.even_when_prohibited:
+    if effect is not None and effect.passes_prohibitions:
+        if effect.regardless_of_card_effects:
+            context.note("zb.even-prohibited.regardless", f"{source}'s effect applies \"regardless of card effects\": the same as "
+                         "\"... even when prohibited to do so\"", involves=[card(source)])
         if kept.zone == "stay" or context.read(EVEN_PROHIBITED_SCOPE, "any-prohibition"):
             context.note(EVEN_PROHIBITED_SCOPE if kept.zone != "stay" else "zb.glossary.even-prohibited",
                          f"{source}'s effect can be applied even when prohibited ({kept.source})",

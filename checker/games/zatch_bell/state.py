@@ -67,9 +67,14 @@ class Effect:
     until: str | None = None  # a [STAY] effect's end, a [STANDBY] effect's activation: end-phase, start-phase, battle-out
     negates: tuple[str, ...] = ()  # negate, prohibit: what it negates or prohibits (effect, event, no-battle, stay, standby, in-play)
     cannot_be_negated: bool = False  # "Cannot be negated"
-    even_when_prohibited: bool = False  # "... even when prohibited to do so" / "... regardless of card effects"
+    even_when_prohibited: bool = False  # "... even when prohibited to do so"
+    regardless_of_card_effects: bool = False  # "... regardless of card effects": the same (line 1153)
     times: int = 1  # "Damage your opponent's Spell Book X times": each infliction PROTECTED separately
     stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
+
+    @property
+    def passes_prohibitions(self) -> bool:
+        return self.even_when_prohibited or self.regardless_of_card_effects
 
     @property
     def is_cut_in(self) -> bool:
@@ -281,6 +286,7 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
                   target=raw.get("target"), also=tuple(_effect(e) for e in raw.get("also", ())),
                   phase=raw.get("phase"), keep=raw.get("keep"), until=raw.get("until"), negates=tuple(raw.get("negates", ())),
                   cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
+                  regardless_of_card_effects=raw.get("regardless_of_card_effects", False),
                   times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False))
 
 
