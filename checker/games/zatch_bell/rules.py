@@ -115,6 +115,7 @@ AND_RESOLUTION = "zb.amb.and-effect-resolution"
 CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
 NO_BATTLE_NEGATION = "zb.amb.no-battle-negation"
+BATTLE_STEP_5 = "zb.amb.battle-step-5"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
@@ -1136,8 +1137,10 @@ def _confirm_battle_in(context: Context, state: State, player: str, action: Mapp
     pending = state.pending_battle_in
     assert pending is not None
     state.pending_battle_in = None
+    revealed = pending["spell"] or pending["mamodo"]
+    shown = pending["spell"] or f"{revealed}'s \"&\" effect"
     context.note("zb.battle-in.confirm", f"{state.defender} performs no Action: {state.attacker} confirms \"Battle In\" "
-                 f"and reveals {pending['spell']}", involves=[BATTLE, card(pending["spell"])])
+                 f"and reveals {shown}", involves=[BATTLE, card(revealed)])
     attacker = state.players[state.attacker]
     if pending["spell"] is None:
         effect = state.card(pending["mamodo"]).effects[pending["effect"]]
@@ -1530,6 +1533,11 @@ def _set_total(context: Context, state: State, owner: str, mamodo: str, total: i
     context.note("zb.battle.power-set-by-effect", f"{mamodo}'s effect sets the Total Power {total}; {mamodo}'s regular Power "
                  f"({state.card(mamodo).power}) is not applied" + (f"; effects add {added}" if added else ""),
                  involves=[card(mamodo), BATTLE], power=total + added)
+    context.note("zb.glossary.total-power-effect", f"Attacking or Defending without a SPELL card: the Total Power {total} is "
+                 "specified in the effect", involves=[card(mamodo)], power=total)
+    if added:
+        context.note("zb.and.power-at-compare", f"The Power increase of {mamodo}'s effect ({added:+d}) is resolved when comparing "
+                     "Total Power", involves=[card(mamodo), BATTLE], power=total + added)
     return total + added
 
 
@@ -1905,6 +1913,13 @@ def power(context: Context, state: State, owner: str, source: str, effect: Effec
         context.note("zb.event.until-end-phase", f"{source}: +{effect.amount} Power for {owner} until the END PHASE",
                      amount=effect.amount)
     elif state.battle is not None:
+        if effect.is_battle_effect and not context.read(BATTLE_STEP_5, "apply-window"):
+            context.note(BATTLE_STEP_5, f"{source}'s Battle effect is applied in Battle Step 5, after Compare Total Power: its "
+                         f"+{effect.amount} Power cannot change the winner", involves=[card(source), BATTLE], amount=effect.amount)
+            return
+        if effect.is_battle_effect:
+            context.note(BATTLE_STEP_5, f"{source}'s Battle effect is applied in the effects step before Compare Total Power",
+                         involves=[card(source), BATTLE])
         state.battle.power[owner] += effect.amount
         context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {owner}'s Total Power", amount=effect.amount)
 
@@ -2099,6 +2114,9 @@ def negate_attack(context: Context, state: State, owner: str, source: str, effec
         return
     battle = _battle(state)
     battle.attack_negated = True
+    if battle.attack_effect is not None:
+        context.note("zb.and.negated-step-5", f"{source} negates {battle.mamodo}'s Attack made by its \"&\" effect",
+                     involves=[card(source), card(battle.mamodo), BATTLE])
     _negated(context, state, state.attacker, battle.spell, f"{source} negates the Attack")
 
 
