@@ -115,6 +115,7 @@ AND_RESOLUTION = "zb.amb.and-effect-resolution"
 CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
 NO_BATTLE_NEGATION = "zb.amb.no-battle-negation"
+CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
 MP_PER_PAGE = 2
@@ -950,8 +951,9 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
     player.events_shown.append(page)
     _note_event_played(context, state, player, kind, page, attacker)
     _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset({"event"}), action)
-    for effect in kind.effects:
-        _resolve_effect(context, state, player.name, name, effect, action)
+    if not _negated_by_in_play(context, state, player.name, name, kind.effects, frozenset({"event"})):
+        for effect in kind.effects:
+            _resolve_effect(context, state, player.name, name, effect, action)
     _activate_standby(context, state, "opponent-event", by=player.name)
     _acted(context, state, player.name)
 
@@ -1895,6 +1897,7 @@ EFFECT_COMMON = {
                                    "even_when_prohibited."},
     "times": {"type": "integer", "minimum": 1, "description": "Damage X times: each infliction is PROTECTED against separately."},
     "stone_tablet": {"type": "boolean", "description": "The effect selects only Stone Tablet MAMODO cards."},
+    "of_type": {"enum": ["MAMODO", "PARTNER", "MJ12"], "description": "A prohibit effect: only the effects of cards of this type."},
 }
 
 
@@ -2543,6 +2546,9 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
                  involves=[card(source), card(target.card), CUT_IN])
     context.note("zb.cut-in.costs-kept", f"{target.player}'s costs for {target.card} are not restored; it is still considered used",
                  involves=[card(target.card), MP])
+    context.note("zb.cut-in.still-used", f"{target.card} is still considered to be used, though negated", involves=[card(target.card)])
+    context.note("zb.glossary.negate-costs", f"Negating {target.card}: its costs are not restored and it counts as used",
+                 involves=[card(target.card), MP])
     context.note("zb.negating.cancels", f"{source} cancels out what {target.player} just applied", involves=[card(target.card)])
     state.log.append(f"{source}: negate {target.card}")
     for then in effect.also:
@@ -2569,6 +2575,7 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     context.note("zb.glossary.just-played", "\"Just played/applied\": the card or effect of the previous Action"
                  + (f" ({top.card}, {top.player}'s)" if top is not None else ": none is waiting"), involves=[CUT_IN])
     if top is None or top.player == player.name:
+        _note_in_play_not_cut_in(context, state, other(player.name))
         last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
         raise context.reject("nothing-to-negate", f"{name}'s cut-in effect: {last}", "zb.cut-in.respond", involves=[card(name), CUT_IN])
     context.note("zb.cut-in.respond", f"{player.name} answers {top.player}'s Action ({top.card}) with {name}'s cut-in effect",
@@ -2603,6 +2610,15 @@ def _note_targets_kept(context: Context, zone: str, name: str, target: str) -> N
                  involves=[card(name), card(target), STAY if zone == "stay" else STANDBY])
     context.note(f"zb.glossary.{zone}-negation", f"{name}'s effect specifies the ability to negate {label} effects",
                  involves=[card(name), card(target)])
+
+
+def _note_in_play_not_cut_in(context: Context, state: State, opponent: str) -> None:
+    for source in state.players[opponent].in_play_cards():
+        if any(e.tag == "in-play" for e in state.card(source).effects):
+            context.note("zb.in-play.no-cut-in", f"{source}'s [IN PLAY] effect is not applied: a cut-in effect cannot negate it",
+                         involves=[card(source), CUT_IN])
+            context.note("zb.cut-in.not-in-play-standby", "[IN PLAY] effects cannot be negated by cut-in effects",
+                         involves=[card(source), CUT_IN])
 
 
 def _check_kept_cut_in(context: Context, zone: str, name: str, target: str, targets_zone: bool) -> None:
@@ -2652,7 +2668,7 @@ def _prohibition(state: State, player: str, source: str, classes: frozenset[str]
         effect = kept.effect
         if effect.kind != "prohibit" or kept.zone == "standby" or _whom(effect, kept.owner) != player:
             continue
-        if set(effect.negates) & classes and effect.target in (None, source):
+        if set(effect.negates) & classes and effect.target in (None, source) and effect.of_type in (None, state.card(source).type):
             return kept
     return None
 
@@ -2679,6 +2695,43 @@ def _check_prohibited(context: Context, state: State, player: str, source: str, 
                  involves=[card(source), card(kept.source), CANNOT])
     raise context.reject("prohibited", f"{kept.source}'s effect: {player} cannot apply {source}'s "
                          f"{'/'.join(sorted(classes))}", "zb.cannot.prevents", involves=[card(source), card(kept.source), CANNOT])
+
+
+def _negated_by_in_play(context: Context, state: State, player: str, name: str, effects: tuple[Effect, ...],
+                        classes: frozenset[str]) -> bool:
+    """An opponent's [IN PLAY] effect that negates such a card as it is played (one that "cannot be negated": the switches)."""
+    opponent = state.players[other(player)]
+    for source in opponent.in_play_cards():
+        if not any(e.tag == "in-play" and e.kind == "negate" and set(e.negates) & classes for e in state.card(source).effects):
+            continue
+        if not _in_play_active(context, state, opponent.name, source):
+            continue
+        _note_in_play_active(context, source)
+        if any(_unnegatable(state, player, e, classes) for e in effects) and not _in_play_negates_unnegatable(context, source, name):
+            return False
+        context.note("zb.in-play.timing", f"{source}'s [IN PLAY] effect resolves as {name} is played: {name} is negated; its cost "
+                     "stays paid", involves=[card(source), card(name)])
+        state.log.append(f"{source}: negate {name}")
+        return True
+    return False
+
+
+def _in_play_negates_unnegatable(context: Context, source: str, name: str) -> bool:
+    if context.read(CANNOT_BE_NEGATED_IN_PLAY, "prevails-over-in-play"):
+        context.note(CANNOT_BE_NEGATED_IN_PLAY, f"{name} cannot be negated: it prevails over {source}'s [IN PLAY] effect",
+                     involves=[card(source), card(name)])
+        return False
+    context.note(CANNOT_BE_NEGATED_IN_PLAY, "\"Capable of negating [IN PLAY] effects\" adds nothing under \"Cannot be negated\"",
+                 involves=[card(source), card(name)])
+    if context.read(CANNOT_BE_NEGATED_SCOPE, "nothing-negates"):
+        context.note(CANNOT_BE_NEGATED_SCOPE, f"{name} cannot be negated: {source}'s [IN PLAY] effect does not negate it",
+                     involves=[card(source), card(name)])
+        context.note("zb.cannot-be-negated.by-effects", f"{name} cannot be negated by a cut-in effect or other effects",
+                     involves=[card(name)])
+        return False
+    context.note(CANNOT_BE_NEGATED_SCOPE, f"{source}'s [IN PLAY] effect is neither a Battle effect nor a cut-in effect: it negates "
+                 f"{name}", involves=[card(source), card(name)])
+    return True
 
 
 def _in_play_active(context: Context, state: State, owner: str, source: str) -> bool:

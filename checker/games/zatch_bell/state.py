@@ -71,6 +71,7 @@ class Effect:
     regardless_of_card_effects: bool = False  # "... regardless of card effects": the same (line 1153)
     times: int = 1  # "Damage your opponent's Spell Book X times": each infliction PROTECTED separately
     stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
+    of_type: str | None = None  # prohibit: only the effects of cards of this type (PARTNER, MAMODO, MJ12)
 
     @property
     def passes_prohibitions(self) -> bool:
@@ -287,7 +288,7 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
                   phase=raw.get("phase"), keep=raw.get("keep"), until=raw.get("until"), negates=tuple(raw.get("negates", ())),
                   cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
                   regardless_of_card_effects=raw.get("regardless_of_card_effects", False),
-                  times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False))
+                  times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False), of_type=raw.get("of_type"))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
