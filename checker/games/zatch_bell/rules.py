@@ -751,7 +751,8 @@ def alter_book(context: Context, state: State, action: Mapping[str, Any]) -> Non
 @vocabulary.action("apply-effect", "An Action: apply an effect of an in-play MAMODO, PARTNER or MJ12 card.",
                    params={"player": ref("player"), "card": ref("card-name"),
                            "effect": {"type": "integer", "minimum": 0, "description": "Which of the card's effects (default 0, the first)."},
-                           "target": {**ref("card-name"), "description": "The MAMODO card the effect selects."},
+                           "target": {**ref("card-name"), "description": "The MAMODO card the effect selects (a negating effect: the "
+                                      "card whose effect it negates)."},
                            "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against the effect's Damage."},
                            "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
                                             "description": "Damage X times: the MAMODO card that PROTECTS against each infliction "
@@ -762,7 +763,7 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
     effect = _chosen_effect(context, state, player, name, action.get("effect", 0))
     in_battle = state.step in ("attack", "defend", "apply-effects")
     if effect.is_cut_in:
-        _check_cut_in(context, state, player, name, effect)
+        _check_cut_in(context, state, player, name, effect, action.get("target"))
     elif effect.kind == "negate":
         _check_kept_target(context, state, player, name, effect, action)
     if in_battle:
@@ -884,6 +885,8 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
         raise context.reject("not-your-action", f"{state.priority} applies an effect or passes first",
                              "zb.battle.effects-window-order", involves=[ACTION])
     classes = ["battle-icon"] if _allowed_in_battle(context, effect) else ["no-icon"]
+    context.note("zb.interruption.battle-step-5", f"During the Battle only effects with the icon are valid: {name}'s effect "
+                 + ("is one" if classes == ["battle-icon"] else "is not"), involves=[card(name), BATTLE])
     context.check_window(state, classes, name=f"{name}'s effect", involves=[card(name)])
     context.note("zb.precautions.only-icons-in-battle", f"{name}'s effect has the icon a Battle allows", involves=[card(name)])
     context.note("zb.figure.effects-icon", f"{name}'s effect is marked with the icon of this step", involves=[card(name)])
@@ -2568,16 +2571,23 @@ def _unnegatable(state: State, owner: str, effect: Effect, classes: frozenset[st
     return effect.cannot_be_negated or bool(classes & state.players[owner].unnegatable)
 
 
-def _check_cut_in(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+def _check_cut_in(context: Context, state: State, player: Player, name: str, effect: Effect, wanted_card: str | None) -> None:
     """A cut-in effect negates the card or effect the opponent just played or applied, of a type it specifies."""
     top = state.stack.top
     context.note("zb.cut-in.icon", f"{name}'s effect has the Cut-In icon: a cut-in effect", involves=[card(name), CUT_IN])
+    context.note("zb.glossary.cut-in", f"{name}'s cut-in effect negates a card or effect {other(player.name)} just played or applied",
+                 involves=[card(name), CUT_IN])
     context.note("zb.glossary.just-played", "\"Just played/applied\": the card or effect of the previous Action"
                  + (f" ({top.card}, {top.player}'s)" if top is not None else ": none is waiting"), involves=[CUT_IN])
     if top is None or top.player == player.name:
         _note_in_play_not_cut_in(context, state, other(player.name))
         last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
+        context.note("zb.negating.already-active", "Negating applies only to what is already active: nothing is negated in advance",
+                     involves=[card(name), CUT_IN])
         raise context.reject("nothing-to-negate", f"{name}'s cut-in effect: {last}", "zb.cut-in.respond", involves=[card(name), CUT_IN])
+    if wanted_card is not None and wanted_card != top.card:
+        raise context.reject("nothing-to-negate", f"{wanted_card} is not what {top.player} just played or applied ({top.card} is)",
+                             "zb.glossary.just-played", involves=[card(name), card(wanted_card), CUT_IN])
     context.note("zb.cut-in.respond", f"{player.name} answers {top.player}'s Action ({top.card}) with {name}'s cut-in effect",
                  involves=[card(name), card(top.card), CUT_IN])
     applied = top.effect
@@ -2761,9 +2771,12 @@ def before_action(context: Context, state: State, action: Mapping[str, Any]) -> 
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
     if state.loser is not None:
         return
-    if state.stack and not _is_cut_in(state, action):
+    if not _is_cut_in(state, action):
         _note_no_interruption(context, state, action)
-        _close_cut_in(context, state)
+        if state.stack:
+            _close_cut_in(context, state)
+    name = action.get("card") or action.get("spell") or action.get("effect_of")
+    state.previous_action = (action["player"], name) if action.get("player") and name else None
     if state.step == "compare-total-power" and action["action"] != "resolve":
         context.advance(state, "battle-out", {})
     if state.end_pending and action["action"] != "end-phase":
@@ -2774,19 +2787,20 @@ INTERRUPTIONS = {"lose-mp": "zb.interruption.no-mp-reduction", "turn-pages": "zb
 
 
 def _note_no_interruption(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    """The opponent's Action right after an effect or card that no cut-in effect negates comes after it has resolved."""
-    top = state.stack.top
-    if top is None or action["action"] == "pass" or action.get("player") in (None, top.player):
+    """The opponent's Action right after a card played or an effect applied, no cut-in effect, comes after it has resolved."""
+    previous = state.previous_action
+    if previous is None or action["action"] == "pass" or action.get("player") in (None, previous[0]):
         return
-    context.note("zb.interruption.prohibit-or-cut-in", f"{top.card} has resolved: interfering with it needed a prohibition or a "
-                 "cut-in effect", involves=[card(top.card), CUT_IN])
+    before = previous[1]
+    context.note("zb.interruption.prohibit-or-cut-in", f"{before} has resolved: interfering with it needed a prohibition or a "
+                 "cut-in effect", involves=[card(before), CUT_IN])
     effects = state.card(action["card"]).effects if action["action"] == "apply-effect" and action["card"] in state.cards else ()
     index = action.get("effect", 0)
     ruling = INTERRUPTIONS.get(effects[index].kind) if index < len(effects) else None
     if ruling is not None:
-        context.note("zb.interruption.terminated", "The \"effect interruption\" rule was terminated", involves=[card(top.card)])
-        context.note(ruling, f"{action['card']}'s effect cannot interrupt {top.card}: it comes after {top.card} has resolved",
-                     involves=[card(action["card"]), card(top.card)])
+        context.note("zb.interruption.terminated", "The \"effect interruption\" rule was terminated", involves=[card(before)])
+        context.note(ruling, f"{action['card']}'s effect cannot interrupt {before}: it comes after {before} has resolved",
+                     involves=[card(action["card"]), card(before)])
 
 
 def _is_cut_in(state: State, action: Mapping[str, Any]) -> bool:

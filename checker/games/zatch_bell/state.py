@@ -269,6 +269,7 @@ class State:
     end_recovery_first: bool = False  # the Attacker ordered Petrified recovery before the END PHASE effects
     log: list[str] = field(default_factory=list)  # effects resolved, in order
     stack: ResponseStack[Applied] = field(default_factory=ResponseStack)  # effects just applied and the cut-ins against them
+    previous_action: tuple[str, str] | None = None  # (player, card) of the last Action that played or applied a card
 
     @property
     def defender(self) -> str:
