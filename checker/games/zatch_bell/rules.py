@@ -1201,6 +1201,9 @@ def _played_by_effect(context: Context, state: State, player: Player, source: st
 
 
 def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
+    if kind.is_no_battle:
+        raise context.reject("not-in-non-battle", f"{kind.name} is a No Battle SPELL card: it is played only in Non-Battle, not to "
+                             f"{use.title()}", "zb.no-battle.non-battle-only", involves=[card(kind.name), BATTLE])
     if use == "attack":
         context.note("zb.search.attack-icon", f"{kind.name} icons: {list(kind.icons)} (the \"Attack\" icon is [A])",
                      involves=[card(kind.name)])
@@ -2553,6 +2556,9 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
     context.note("zb.glossary.negate-costs", f"Negating {target.card}: its costs are not restored and it counts as used",
                  involves=[card(target.card), MP])
     context.note("zb.negating.cancels", f"{source} cancels out what {target.player} just applied", involves=[card(target.card)])
+    if target.effect.classes & {"spell", "no-battle"}:
+        context.note("zb.negating.cancels-attack-spell", f"{source} cancels out {target.card}, a SPELL card just played",
+                     involves=[card(target.card)])
     state.log.append(f"{source}: negate {target.card}")
     for then in effect.also:
         _resolve_effect(context, state, owner, source, then, action)
@@ -2602,6 +2608,9 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     for zone in ("stay", "standby"):
         if zone in applied.classes:
             _check_kept_cut_in(context, zone, name, top.card, zone in wanted)
+    if any(e.passes_prohibitions for e in applied.effects):
+        context.note("zb.even-prohibited.negatable", f"{top.card} can be applied even when prohibited, but a cut-in effect can "
+                     "negate it", involves=[card(name), card(top.card)])
     if "battle" in applied.classes:
         if not effect.is_battle_effect:
             raise context.reject("cannot-negate-that", f"{top.card}'s effect is a Battle effect: only a cut-in effect that is also a "
@@ -2662,6 +2671,8 @@ def _note_prohibition(context: Context, state: State, owner: str, source: str, e
     what = ", ".join(effect.negates) + (f" of {effect.target}" if effect.target else "")
     context.note("zb.cannot.in-advance", f"{source}: {victim} cannot apply {what} from now on; what is already active stays",
                  involves=[card(source), CANNOT])
+    context.note("zb.glossary.cannot", f"{source}'s \"Cannot\" effect is applied in advance; it negates nothing already resolved",
+                 involves=[card(source), CANNOT])
 
 
 @vocabulary.effect("make-unnegatable", "Its owner's effects of the kinds 'negates' lists (stay, standby, effect) cannot be negated "
@@ -2673,8 +2684,12 @@ def make_unnegatable(context: Context, state: State, owner: str, source: str, ef
 
 
 def _prohibition(state: State, player: str, source: str, classes: frozenset[str]) -> Kept | None:
-    """The "Cannot" effect that prohibits ``player`` from applying ``source``'s card or effect of these classes, if any."""
-    for kept in _kept(state):
+    """The "Cannot" effect that prohibits ``player`` from applying ``source``'s card or effect of these classes, if any (a kept
+    one, or an [IN PLAY] one of the other player's in-play cards)."""
+    prohibitor = state.players[other(player)]
+    in_play = [Kept(owner=prohibitor.name, source=name, effect=e, zone="in-play") for name in prohibitor.in_play_cards()
+               for e in state.card(name).effects if e.tag == "in-play" and e.kind == "prohibit"]
+    for kept in _kept(state) + in_play:
         effect = kept.effect
         if effect.kind != "prohibit" or kept.zone == "standby" or _whom(effect, kept.owner) != player:
             continue
