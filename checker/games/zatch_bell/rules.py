@@ -115,6 +115,7 @@ AND_RESOLUTION = "zb.amb.and-effect-resolution"
 CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
 NO_BATTLE_NEGATION = "zb.amb.no-battle-negation"
+NEGATE_DEFINITION = "zb.amb.negate-definition"
 CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
@@ -2122,6 +2123,8 @@ def negate_attack(context: Context, state: State, owner: str, source: str, effec
         _negate_battle_in(context, state, source, state.answered_battle_in)
         return
     battle = _battle(state)
+    if not effect.is_cut_in:
+        _check_negation_timing(context, state, source, (state.attacker, battle.spell.card if battle.spell else battle.mamodo))
     battle.attack_negated = True
     if battle.attack_effect is not None:
         context.note("zb.and.negated-step-5", f"{source} negates {battle.mamodo}'s Attack made by its \"&\" effect",
@@ -2134,6 +2137,17 @@ def negate_defense(context: Context, state: State, owner: str, source: str, effe
     battle = _battle(state)
     battle.defense_negated = True
     _negated(context, state, state.defender, battle.defense, f"{source} negates the Defense")
+
+
+def _check_negation_timing(context: Context, state: State, source: str, declared: tuple[str, str]) -> None:
+    """An effect that negates an Attack and is no cut-in effect: may it negate one not declared in the previous Action?"""
+    if state.previous_action == declared:
+        return
+    if not context.read(NEGATE_DEFINITION, "named-negation-any-time"):
+        raise context.reject("nothing-to-negate", f"{source}'s effect is no cut-in effect: it negates only an Attack declared in "
+                             "the previous Action", NEGATE_DEFINITION, involves=[card(source), BATTLE])
+    context.note(NEGATE_DEFINITION, f"{source}'s effect negates the Attack in the Battle's effects step, though it is no cut-in "
+                 "effect against the previous Action", involves=[card(source), BATTLE])
 
 
 def _negate_battle_in(context: Context, state: State, source: str, answered: Mapping[str, Any]) -> None:
@@ -2786,12 +2800,13 @@ def before_action(context: Context, state: State, action: Mapping[str, Any]) -> 
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
     if state.loser is not None:
         return
+    name = action.get("card") or action.get("spell") or action.get("effect_of")
+    current = (action["player"], name) if action.get("player") and name else None
+    state.previous_action, state.current_action = state.current_action, current
     if not _is_cut_in(state, action):
         _note_no_interruption(context, state, action)
         if state.stack:
             _close_cut_in(context, state)
-    name = action.get("card") or action.get("spell") or action.get("effect_of")
-    state.previous_action = (action["player"], name) if action.get("player") and name else None
     if state.step == "compare-total-power" and action["action"] != "resolve":
         context.advance(state, "battle-out", {})
     if state.end_pending and action["action"] != "end-phase":

@@ -269,7 +269,8 @@ class State:
     end_recovery_first: bool = False  # the Attacker ordered Petrified recovery before the END PHASE effects
     log: list[str] = field(default_factory=list)  # effects resolved, in order
     stack: ResponseStack[Applied] = field(default_factory=ResponseStack)  # effects just applied and the cut-ins against them
-    previous_action: tuple[str, str] | None = None  # (player, card) of the last Action that played or applied a card
+    current_action: tuple[str, str] | None = None  # (player, card) of the Action being performed, if it plays or applies a card
+    previous_action: tuple[str, str] | None = None  # the same for the Action before it
 
     @property
     def defender(self) -> str:
