@@ -897,6 +897,10 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     context.note("zb.mamodo.icon-area", f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
     if effect.is_battle_effect:
         context.note("zb.battle-effects.icon", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
+        context.note("zb.battle-effects.icon-caption", f"{name}'s effect is marked with the Battle icon: a \"Battle\" effect",
+                     involves=[card(name)])
+        context.note("zb.battle-effects.resolve-at-once", f"{name}'s Battle effect resolves immediately after it is applied",
+                     involves=[card(name)])
     _pay_and_apply(context, state, player, name, effect, action)
     state.passes = 0
     if context.read(PRIORITY_AFTER_BATTLE_EFFECT, "attacker-next"):
@@ -1026,6 +1030,8 @@ def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) ->
     context.note("zb.actions.no-battle", f"{player.name} plays the No Battle SPELL card {name} from page {page} for {holder.card}, "
                  f"paying {cost} MP: {player.mp} MP", involves=[card(name), card(holder.card), MP], mp=player.mp)
     context.note("zb.no-battle.icon", f"{name} has the \"No Battle\" icon: a No Battle SPELL card", involves=[card(name)])
+    context.note("zb.no-battle.icon-caption", f"{name}'s effects, marked with the \"No Battle\" icon, are \"No Battle\" effects",
+                 involves=[card(name)])
     context.note("zb.no-battle.spell-icon", f"{name}, a SPELL card with the \"No Battle\" icon, is a No Battle SPELL card",
                  involves=[card(name)])
     context.note("zb.spell.no-battle-icon", f"{name}'s \"No Battle\" icon: used while no Battle is in progress, it begins no Battle",
@@ -2422,11 +2428,14 @@ def _keep(context: Context, state: State, owner: str, source: str, effect: Effec
     state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone=zone))
     state.log.append(f"{source}: {effect.kind} [{zone.upper()}]")
     if zone == "stay":
+        context.note("zb.glossary.stay", f"{source}'s [STAY] effect remains active until a specified time", involves=[card(source), STAY])
         context.note("zb.stay.duration", f"{source}'s [STAY] effect ({effect.kind}) remains active until the {_timing(until)}",
                      involves=[card(source), STAY])
         if effect.kind == "prohibit":
             _note_prohibition(context, state, owner, source, effect)
     else:
+        context.note("zb.glossary.standby", f"{source}'s [STANDBY] effect activates when its timing or criteria are fulfilled",
+                     involves=[card(source), STANDBY])
         context.note("zb.standby.waits", f"{source}'s [STANDBY] effect ({effect.kind}) waits for the {_timing(until)}",
                      involves=[card(source), STANDBY])
 
@@ -2595,6 +2604,7 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     """A cut-in effect negates the card or effect the opponent just played or applied, of a type it specifies."""
     top = state.stack.top
     context.note("zb.cut-in.icon", f"{name}'s effect has the Cut-In icon: a cut-in effect", involves=[card(name), CUT_IN])
+    context.note("zb.cut-in.icon-caption", f"{name}'s effect is marked with the Cut-In icon: a \"Cut-In\" effect", involves=[card(name)])
     context.note("zb.glossary.cut-in", f"{name}'s cut-in effect negates a card or effect {other(player.name)} just played or applied",
                  involves=[card(name), CUT_IN])
     context.note("zb.glossary.just-played", "\"Just played/applied\": the card or effect of the previous Action"
