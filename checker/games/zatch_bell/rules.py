@@ -115,6 +115,7 @@ AND_RESOLUTION = "zb.amb.and-effect-resolution"
 CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
 NO_BATTLE_NEGATION = "zb.amb.no-battle-negation"
+NO_BATTLE_RETURN = "zb.amb.no-battle-return"
 NEGATE_DEFINITION = "zb.amb.negate-definition"
 CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
@@ -1049,9 +1050,31 @@ def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) ->
     _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset(classes), action)
     for effect in kind.effects:
         _resolve_effect(context, state, player.name, name, effect, action)
-    context.note("zb.play.no-battle-zone", f"{name} returns to page {page}", involves=[card(name), BOOK])
+    _place_no_battle_spell(context, player, name, page)
     context.note(SPELL_ONCE_PER_TURN, f"{name} cannot be played again during this turn", involves=[card(name)])
     _acted(context, state, player.name)
+
+
+def _place_no_battle_spell(context: Context, player: Player, name: str, page: int) -> None:
+    """Line 715 returns the SPELL card to its page "When the Battle that involves the SPELL card is over": it involves none."""
+    if context.read(NO_BATTLE_RETURN, "returns-after-effect"):
+        context.note(NO_BATTLE_RETURN, f"No Battle involves {name}: it returns to page {page} once its effect is applied",
+                     involves=[card(name), BOOK])
+        context.note("zb.play.no-battle-zone", f"{name} returns to page {page}", involves=[card(name), BOOK])
+        return
+    player.pages[page - 1] = None
+    player.no_battle_out.append((name, page))
+    context.note(NO_BATTLE_RETURN, f"{name} stays in the SPELL card zone, off page {page}, until the next Battle of the turn is over",
+                 involves=[card(name), BOOK])
+    context.note("zb.play.no-battle-zone", f"{name} is pulled out of page {page} and placed in the SPELL card zone",
+                 involves=[card(name), BOOK])
+
+
+def _return_no_battle_spells(context: Context, player: Player) -> None:
+    for name, page in player.no_battle_out:
+        player.pages[page - 1] = name
+        context.note(NO_BATTLE_RETURN, f"{name} returns to page {page}", involves=[card(name), BOOK])
+    player.no_battle_out.clear()
 
 
 # === Declaring "Battle In!" and the Battle =======================================================
@@ -1857,6 +1880,8 @@ def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> Non
         "totals": dict(battle.totals), "winner": battle.winner,
     }
     state.battle = None
+    for player in state.players.values():
+        _return_no_battle_spells(context, player)
     _activate_standby(context, state, "battle-out")
     _expire_stay(context, state, "battle-out")
     if state.loser is None:
@@ -2395,6 +2420,7 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
         player.used_effects.clear()
         player.negated_cards.clear()
         player.spells_used.clear()
+        _return_no_battle_spells(context, player)
         player.events_shown.clear()
         player.events_allowed = 1
         player.kept = [k for k in player.kept if k.zone != "turn"]

@@ -174,6 +174,7 @@ class Player:
     used_effects: set[str] = field(default_factory=set)  # once-per-turn effects applied this turn
     negated_cards: set[str] = field(default_factory=set)  # cards whose Attack or Defense was negated this turn
     spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
+    no_battle_out: list[tuple[str, int]] = field(default_factory=list)  # No Battle SPELL cards (and pages) off their page
     turn_power: int = 0  # Power an EVENT card gives until the END PHASE
     events_shown: list[int] = field(default_factory=list)  # pages of EVENT cards played this turn
     events_allowed: int = 1  # EVENT cards this player may play this turn (a card effect may allow more)
