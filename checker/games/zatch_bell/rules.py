@@ -1155,6 +1155,9 @@ def declare_battle_in(context: Context, state: State, action: Mapping[str, Any])
                  involves=[BATTLE, card(pending.get("spell") or pending.get("mamodo") or "Battle In")])
     context.note("zb.battle-in.ask-defender", f"{state.defender} may let the \"Battle In\" through or perform 1 Action",
                  involves=[BATTLE])
+    context.note("zb.glossary.battle-in", "\"Battle In\" is declared as an Attack is performed", involves=[BATTLE])
+    context.note("zb.glossary.battle-in-confirm", f"{state.attacker} confirms with {state.defender} when it is okay to declare "
+                 "\"Battle In\"", involves=[BATTLE])
 
 
 def _defender_acts_before_battle_in(context: Context, state: State, player: str) -> None:
@@ -1325,6 +1328,7 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.turns.battle-begins", f"{state.attacker} declared \"Battle In\" and played {kind.name}", involves=[BATTLE])
     context.note("zb.battle.attack-declare", f"{state.attacker} declares 1 Attack: {battle.mamodo} with {kind.name} "
                  f"from page {battle.spell.page}", involves=[card(battle.mamodo), card(kind.name)])
+    context.note("zb.glossary.attack", f"An Attack declared with {kind.name}, a SPELL card with the Attack icon", involves=[card(kind.name)])
     attacker.mp -= cost
     context.note("zb.battle.attack-pay", f"{state.attacker} pays {cost} MP: {attacker.mp} MP", involves=[card(kind.name), MP],
                  mp=attacker.mp)
@@ -1468,6 +1472,7 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     cost = _spell_cost(context, state, defender, kind, battle.defense.page)
     context.note("zb.battle.defend-declare", f"{state.defender} declares 1 Defense: {battle.defender_mamodo} with {kind.name} "
                  f"from page {battle.defense.page}", involves=[card(kind.name), card(battle.defender_mamodo or "")])
+    context.note("zb.glossary.defense", f"A Defense declared with {kind.name}, a SPELL card with the Defend icon", involves=[card(kind.name)])
     defender.mp -= cost
     context.note("zb.battle.defend-pay", f"{state.defender} pays {cost} MP: {defender.mp} MP", involves=[card(kind.name), MP],
                  mp=defender.mp)
@@ -1562,6 +1567,8 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     context.note(ruling, f"{owner}'s Total Power: {mamodo} {base} + {spell.card if spell else 'no SPELL'} {spell_power}"
                  + (f" + effects {boost + in_play}" if boost or in_play else "") + f" = {total}",
                  involves=[card(mamodo)] + ([card(spell.card)] if spell else []), power=total)
+    context.note("zb.glossary.total-power", f"{owner}'s Total Power: the MAMODO's Power, the SPELL card's and the active boosts",
+                 involves=[card(mamodo)], power=total)
     return total
 
 
@@ -1868,6 +1875,8 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
 def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     context.note("zb.precautions.battle-out", "Damage and effects are resolved: \"Battle Out\", Non-Battle once again", involves=[BATTLE])
+    context.note("zb.glossary.battle-out", "\"Battle Out\": the effects applied during the Battle are resolved; the game returns to "
+                 "Non-Battle", involves=[BATTLE])
     for owner, out in ((state.attacker, battle.spell), (state.defender, battle.defense)):
         if out is None:
             continue
