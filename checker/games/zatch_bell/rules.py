@@ -116,6 +116,7 @@ CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
 NO_BATTLE_NEGATION = "zb.amb.no-battle-negation"
 NO_BATTLE_RETURN = "zb.amb.no-battle-return"
+KEPT_CARD_LEAVES = "zb.amb.stay-card-leaves"
 NEGATE_DEFINITION = "zb.amb.negate-definition"
 CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
@@ -1797,6 +1798,28 @@ def _shielded(context: Context, state: State, player: Player, holder: Mamodo) ->
 
 
 def _send_to_discard(context: Context, state: State, player: Player, name: str, ruling: str | None) -> None:
+    before = set(player.in_play_cards())
+    _move_to_discard(context, state, player, name, ruling)
+    _kept_of_cards_gone(context, state, player, before - set(player.in_play_cards()))
+
+
+def _kept_of_cards_gone(context: Context, state: State, player: Player, gone: set[str]) -> None:
+    """The [STAY] and [STANDBY] effects of cards that left play or were Petrified: kept by their copies, or ended with them."""
+    kept = [k for k in player.kept if k.zone in ("stay", "standby") and k.source in gone]
+    if not kept:
+        return
+    if context.read(KEPT_CARD_LEAVES, "effect-outlives-card"):
+        for k in kept:
+            context.note(KEPT_CARD_LEAVES, f"{k.source}'s [{k.zone.upper()}] effect stays in its zone: its copy tracks it",
+                         involves=[card(k.source), STAY if k.zone == "stay" else STANDBY])
+        return
+    for k in kept:
+        player.kept.remove(k)
+        context.note(KEPT_CARD_LEAVES, f"{k.source} is gone: its [{k.zone.upper()}] effect ends, its copy is deleted",
+                     involves=[card(k.source), STAY if k.zone == "stay" else STANDBY])
+
+
+def _move_to_discard(context: Context, state: State, player: Player, name: str, ruling: str | None) -> None:
     holder = player.find(name)
     if holder is not None:
         player.mamodo.remove(holder)
@@ -2046,6 +2069,7 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
     victim, holder = _target(context, state, owner, effect, action)
     holder.status = "petrified"
     context.note(None, f"{holder.card} becomes Petrified", involves=[card(holder.card), PETRIFIED])
+    _kept_of_cards_gone(context, state, victim, {holder.card} | ({holder.partner} if holder.partner else set()))
 
 
 @vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards), or the selected PARTNER card, to the "
