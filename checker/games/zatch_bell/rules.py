@@ -2574,10 +2574,10 @@ def _in_play_active(context: Context, state: State, owner: str, source: str) -> 
 
 def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
-    if state.loser is not None:
-        return
     if state.stack and not _is_cut_in(state, action):
         _close_cut_in(context, state)
+    if state.loser is not None:
+        return
     if state.step == "compare-total-power" and action["action"] != "resolve":
         context.advance(state, "battle-out", {})
     if state.end_pending and action["action"] != "end-phase":
