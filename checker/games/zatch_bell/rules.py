@@ -1075,14 +1075,10 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
 def _battle_in_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
     """An Attack without a SPELL card: the "&" effect of the in-play MAMODO card gives its Total Power."""
     name = action["effect_of"]
+    index = _effect_without_spell(context, state, player, action, "attack")
     holder = player.find(name)
-    if holder is None or name != action["mamodo"]:
-        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Attacks", "zb.and.no-cut-in",
-                             involves=[card(name)])
-    found = [i for i, e in enumerate(state.card(name).effects) if e.kind == "attack-without-spell"]
-    if not found:
-        raise context.reject("no-such-effect", f"{name} has no effect that Attacks without a SPELL card", involves=[card(name)])
-    effect = state.card(name).effects[found[0]]
+    assert holder is not None
+    effect = state.card(name).effects[index]
     if "attack" not in effect.icons:
         raise context.reject("no-attack-icon", f"{name}'s effect has no Attack icon", "zb.battle-in.icon", involves=[card(name)])
     if holder.status == "petrified":
@@ -1092,7 +1088,7 @@ def _battle_in_by_effect(context: Context, state: State, player: Player, action:
                  involves=[card(name)])
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": name, "spell": None, "page": None, "coin": action.get("coin"), "by_effect": False,
-                               "effect": found[0]}
+                               "effect": index}
     context.run_step(state, "battle-in", action)
     state.priority = state.defender
 
@@ -1376,16 +1372,22 @@ def _defend_with_spell(context: Context, state: State, player: Player, action: M
     player.spells_used.add((spell.card, spell.page))
 
 
+def _effect_without_spell(context: Context, state: State, player: Player, action: Mapping[str, Any], use: str) -> int:
+    """Which effect of the in-play MAMODO card ``effect_of`` Attacks or Defends (``use``) without a SPELL card."""
+    name = action["effect_of"]
+    if player.find(name) is None or name != action["mamodo"]:
+        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that {use.title()}s", "zb.battle.power-set-by-effect",
+                             involves=[card(name)])
+    found = [i for i, e in enumerate(state.card(name).effects) if e.kind == f"{use}-without-spell"]
+    if not found:
+        raise context.reject("no-such-effect", f"{name} has no effect that {use.title()}s without a SPELL card", involves=[card(name)])
+    return found[0]
+
+
 def _defend_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
     """A MAMODO card's effect that Defends without a SPELL card: it resolves as it is declared and sets the Total Power."""
     name = action["effect_of"]
-    holder = player.find(name)
-    if holder is None or name != action["mamodo"]:
-        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Defends", "zb.battle.power-set-by-effect",
-                             involves=[card(name)])
-    effects = [e for e in state.card(name).effects if e.kind == "defend-without-spell"]
-    if not effects:
-        raise context.reject("no-such-effect", f"{name} has no effect that Defends without a SPELL card", involves=[card(name)])
+    effects = [state.card(name).effects[_effect_without_spell(context, state, player, action, "defend")]]
     context.note("zb.and.no-cut-in", f"{name}'s effect Defends without a SPELL card: no cut-in effect can negate it as it is applied",
                  involves=[card(name), CUT_IN])
     _pay_and_apply(context, state, player, name, effects[0], action, respondable=False)
