@@ -1387,10 +1387,10 @@ def _effect_without_spell(context: Context, state: State, player: Player, action
 def _defend_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
     """A MAMODO card's effect that Defends without a SPELL card: it resolves as it is declared and sets the Total Power."""
     name = action["effect_of"]
-    effects = [state.card(name).effects[_effect_without_spell(context, state, player, action, "defend")]]
+    effect = state.card(name).effects[_effect_without_spell(context, state, player, action, "defend")]
     context.note("zb.and.no-cut-in", f"{name}'s effect Defends without a SPELL card: no cut-in effect can negate it as it is applied",
                  involves=[card(name), CUT_IN])
-    _pay_and_apply(context, state, player, name, effects[0], action, respondable=False)
+    _pay_and_apply(context, state, player, name, effect, action, respondable=False)
 
 
 def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
