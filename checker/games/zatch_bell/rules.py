@@ -39,6 +39,7 @@ vocabulary.reasons(
     too_many_mamodo_cards="Up to 8 MAMODO cards total may be included in a Spell Book.",
     too_many_copies="Up to 4 copies of a card with the same card number can be included in a Spell Book.",
     banned_card='Under the tournament rule, cards with an "e" at the end of their card number are banned.',
+    no_free_discard="In-play cards are sent to the Discard Pile only by a card effect that says so.",
     book_cannot_be_altered="A Spell Book cannot be altered during a game, unless called for by card effects.",
     game_over="The game has been won.",
     not_the_start_phase="Pages are turned for MP only in the Attacker's START PHASE.",
@@ -339,6 +340,9 @@ def _pages(player: Player) -> str:
 def turn_pages(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _refuse_when_over(context, state)
     if not _before_start_phase(state):
+        if state.step in ("start-effects", "non-battle", "battle-in", "battle-out") or state.battle is not None:
+            context.note("zb.qa.q1", f"{action['player']} cannot turn pages of its Spell Book during the BATTLE PHASE "
+                         "unless by the effect of a card", involves=[BOOK])
         raise context.reject("not-the-start-phase", "pages are turned for MP only in the START PHASE",
                              "zb.table.no-page-turning", involves=[BOOK, MP])
     if action["player"] != state.attacker:
@@ -375,6 +379,7 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
     if state.turn == 1 and player.name == state.first_attacker and context.read(TOURNAMENT, "tournament"):
         context.note(TOURNAMENT, f"Tournament rule: the first Attacker gets no MP from the {pages} page(s) turned on the first turn",
                      involves=[MP])
+        context.note("zb.qa.q15", f"{player.name}, the first Attacker, still turns the {pages} page(s)", involves=[BOOK, MP])
         gained = 0
     elif state.turn == 1 and player.name == state.first_attacker:
         context.reading(TOURNAMENT)
@@ -730,6 +735,13 @@ def _put_mj12(context: Context, state: State, player: Player, kind: Card, page: 
         context.note("zb.put.mj12-one-name", "No MJ12 card of that name on your side of play", involves=[card(kind.name)])
 
 
+@vocabulary.action("send-to-discard", "Try to send one's own in-play card to the Discard Pile without a card effect.",
+                   params={"player": ref("player"), "card": ref("card-name")}, required=["player", "card"])
+def send_to_discard(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    raise context.reject("no-free-discard", f"{action['player']} cannot send {action['card']} to the Discard Pile freely: "
+                         "only a card effect that says so sends it", "zb.qa.q8", involves=[card(action["card"])])
+
+
 @vocabulary.action("alter-book", "Try to rearrange the pages of one's own Spell Book (swap two pages).",
                    params={"player": ref("player"), "swap": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
                    required=["player", "swap"])
@@ -798,6 +810,7 @@ def _chosen_effect(context: Context, state: State, player: Player, name: str, in
                              involves=[card(name), PETRIFIED])
     if holder.status == "injured":
         context.note("zb.injured.can-act", f"{holder.card} is Injured and can still apply its effects", involves=[card(holder.card)])
+        context.note("zb.qa.q7", f"{holder.card}, Injured, still applies its effects", involves=[card(holder.card)])
     return effect
 
 
@@ -858,6 +871,7 @@ def _pay(context: Context, state: State, player: Player, name: str, effect: Effe
         context.note("zb.tag.declare-no-mp", f"{player.name} declares {name}'s effect: no MP is paid", involves=[card(name)])
     elif effect.tag == "discard":
         _send_to_discard(context, state, player, name, "zb.tag.discard-then")
+        context.note("zb.qa.q8", f"{name}'s effect says to send it to the Discard Pile: {player.name} may do so", involves=[card(name)])
     player.used_effects.add(key)
     context.note(ONCE_PER_TURN_TAGS[effect.tag], f"{name}'s effect: once per turn for {player.name}", involves=[card(name)])
     if state.card(name).type == "MAMODO":
@@ -1065,6 +1079,7 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
         context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
         context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
                      involves=[card(spell.card), BATTLE])
+        context.note("zb.qa.q2", f"{name} may \"Battle In\" more than once during the same BATTLE PHASE", involves=[BATTLE])
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin"),
                                "by_effect": spell.by_effect}
@@ -1231,9 +1246,13 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
         raise context.reject("spell-for-another-mamodo", f"{kind.name} is played only for {named}, not {mamodo.name}",
                              "zb.spell.own-mamodo", involves=[card(kind.name), card(mamodo.name)])
     context.note(ruling, f"{kind.name} ({named}'s SPELL card) is played for {mamodo.name}", involves=[card(kind.name), card(mamodo.name)])
+    if holder.partner is None:
+        context.note("zb.qa.q5", f"{holder.card} has no PARTNER card attached: {player.name} is considered its partner",
+                     involves=[card(holder.card), card(kind.name)])
     if holder.status == "injured":
         context.note("zb.injured.can-act", f"{holder.card} is Injured: SPELL cards can still be played for it",
                      involves=[card(holder.card)])
+        context.note("zb.qa.q7", f"{holder.card}, Injured, still plays SPELL cards", involves=[card(holder.card)])
 
 
 def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
@@ -1682,6 +1701,8 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
         context.note("zb.damage.protect-injured", f"{protector} PROTECTS the Spell Book: it becomes Injured", involves=[card(protector)])
         context.note("zb.damage.once-per-infliction", f"{amount} Damage: {protector} is Injured only once", involves=[card(protector)],
                      damage=amount)
+        context.note("zb.qa.q6", f"{protector} receives one Injury for this infliction of {amount} Damage, regardless of the amount",
+                     involves=[card(protector), INJURY], damage=amount)
         _injure(context, state, player, holder, None)
         return
     context.note(ruling, f"{amount} Damage: {victim} turns {amount} page(s), no MP gained", involves=[DAMAGE, BOOK], damage=amount)
@@ -1904,7 +1925,15 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
     who = _whom(effect, owner)
     context.note("zb.precautions.newly-opened", f"{source}: {who} turns {effect.amount} page(s) by a card effect; "
                  "the cards in the newly open pages may be played", involves=[BOOK])
+    if who == owner:
+        context.note("zb.qa.q1", f"{who} turns pages of its own Spell Book by the effect of a card", involves=[card(source), BOOK])
+    else:
+        context.note("zb.qa.q3", f"{who}'s opponent turned {who}'s pages: {who} may use the cards in the newly open pages",
+                     involves=[card(source), BOOK])
     if action.get("protect"):
+        context.note("zb.glossary.turn-pages", f"{source}: turning pages is an effect instead of Damage: it cannot be prevented by "
+                     "SACRIFICING / PROTECTING", involves=[card(source), PROTECT])
+        context.note("zb.qa.q9", "Effects that turn pages are not Damage and cannot be PROTECTED against", involves=[PROTECT, BOOK])
         raise context.reject("cannot-protect", "turning pages by an effect is not Damage", "zb.protect.only-damage",
                              involves=[PROTECT, BOOK])
     _turn_pages(context, state, who, effect.amount, "effect")
@@ -1922,6 +1951,9 @@ def damage(context: Context, state: State, owner: str, source: str, effect: Effe
             context.note("zb.glossary.damage-times", f"{source}: infliction {infliction + 1} of {effect.times}, PROTECTED against "
                          "separately", involves=[card(source), DAMAGE])
         protector = protectors[infliction] if infliction < len(protectors) else None
+        if protector is not None:
+            context.note("zb.qa.q10", f"{source}'s effect inflicts Damage: {protector} may PROTECT against it",
+                         involves=[card(source), card(protector), PROTECT])
         _damage_book(context, state, other(owner), effect.amount, protector, ruling)
         if state.loser:
             return
@@ -2275,6 +2307,10 @@ def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) 
 
 @steps("switch-roles")
 def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for name, spell_page in sorted(state.players[state.defender].spells_used):
+        if not state.card(name).is_no_battle:
+            context.note("zb.qa.q4", f"{state.defender} Defended with {name} (page {spell_page}): it can be used again during the "
+                         f"BATTLE PHASE of {state.defender}'s next turn", involves=[card(name)])
     for player in state.players.values():
         if player.turn_power:
             context.note("zb.event.until-end-phase", f"{player.name}'s EVENT Power ends with the END PHASE")
