@@ -112,6 +112,8 @@ KEPT_NEGATION = {"stay": ("zb.amb.kept-negation", "targeting-effects"), "standby
 CANNOT_IN_PLAY = "zb.amb.cannot-in-play"
 STONE_TABLET_REGULAR = "zb.amb.stone-tablet-regular"
 DUAL_PETRIFIED = "zb.amb.dual-petrified"
+DUAL_LIMIT = "zb.amb.dual-limit"
+STONE_TABLET_PETRIFIED = "zb.amb.stone-tablet-petrified-placement"
 AND_RESOLUTION = "zb.amb.and-effect-resolution"
 CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
@@ -560,7 +562,7 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     if kind.placed_on:
         _place_on_top(context, state, player, kind, page)
         return
-    if len(player.mamodo) >= MAX_IN_PLAY:
+    if _mamodo_count(context, state, player) >= MAX_IN_PLAY:
         counted = ", ".join(f"{m.card}{' (Petrified)' if m.status == 'petrified' else ''}" for m in player.mamodo)
         if any(m.status == "petrified" for m in player.mamodo):
             context.note("zb.petrified.count", "Petrified MAMODO cards still count toward the 3 MAMODO card limit",
@@ -577,6 +579,17 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     context.note("zb.put.mamodo-max-3", "Up to 3 MAMODO cards on a side of play", involves=[card(kind.name)])
     context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
     _effects_when_put_in_play(context, state, player.name, kind)
+
+
+def _mamodo_count(context: Context, state: State, player: Player) -> int:
+    """The MAMODO cards on a side toward the limit of 3: a DUAL MAMODO card is 1 card, its 2 MAMODO both in play."""
+    duals = [m.card for m in player.mamodo if state.card(m.card).dual]
+    if not duals:
+        return len(player.mamodo)
+    twice = context.read(DUAL_LIMIT, "counts-twice")
+    context.note(DUAL_LIMIT, f"{', '.join(duals)} count{'s' if len(duals) == 1 else ''} as {2 if twice else 1} MAMODO card(s) "
+                 "toward the limit of 3", involves=[card(d) for d in duals])
+    return len(player.mamodo) + (len(duals) if twice else 0)
 
 
 def _check_mamodo_name(context: Context, player: Player, state: State, kind: Card, ignore: str | None) -> None:
@@ -2043,9 +2056,15 @@ def put_in_play_petrified(context: Context, state: State, owner: str, source: st
     name = action.get("target") or effect.target or ""
     page = _on_open_page(context, state, player, name, None)
     kind = state.card(name)
-    if kind.type != "MAMODO" or len(player.mamodo) >= MAX_IN_PLAY:
+    if kind.type != "MAMODO" or _mamodo_count(context, state, player) >= MAX_IN_PLAY:
         raise context.reject("no-such-choice", f"{name} cannot be put in play", "zb.put.mamodo-max-3", involves=[card(name)])
     _check_mamodo_name(context, player, state, kind, ignore=None)
+    if kind.stone_tablet and context.read(STONE_TABLET_PETRIFIED, "cannot-be-chosen"):
+        raise context.reject("no-such-choice", f"{name} is a Stone Tablet MAMODO card: it cannot be put in play Petrified, so "
+                             f"{source}'s effect cannot choose it", STONE_TABLET_PETRIFIED, involves=[card(name), card(source)])
+    if kind.stone_tablet:
+        context.note(STONE_TABLET_PETRIFIED, f"{name} is a Stone Tablet MAMODO card: {source}'s effect puts it in play in Normal "
+                     "Status", involves=[card(name), card(source)])
     player.pages[page - 1] = None
     status = "normal" if kind.stone_tablet else "petrified"
     player.mamodo.append(Mamodo(card=name, page=page, status=status))
