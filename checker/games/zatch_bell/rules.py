@@ -1273,6 +1273,7 @@ def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
         context.note("zb.mamodo.card-rules-box", f"{holder.card}'s effects are negated, not its card rule: {rule}",
                      involves=[card(holder.card)])
         context.note("zb.mamodo.card-rules-text", f"Effects cannot affect {holder.card}'s card rules", involves=[card(holder.card)])
+        context.note("zb.glossary.card-rule", f"{holder.card}'s card rule is not negated or affected by the effect", involves=[card(holder.card)])
 
 
 def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int, by_effect: bool = False) -> int:
@@ -1799,6 +1800,8 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     defense = state.card(battle.defense.card) if battle.defense is not None and not battle.defense_negated else None
     if defense is not None and defense.counter and defense.damage:
         context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its Damage is applied", involves=[card(defense.name)])
+        context.note("zb.glossary.counter", f"{state.defender}, the Defender, wins against the Attacker: {defense.name}'s [COUNTER] "
+                     "inflicts Damage", involves=[card(defense.name), DAMAGE])
         _damage_book(context, state, state.attacker, defense.damage, action.get("protect"), "zb.battle.lose-counter")
     elif defense is not None:
         context.note("zb.battle.lose-counter", f"{defense.name} has no [COUNTER]: its effects and Damage are not applied",
