@@ -63,6 +63,7 @@ vocabulary.reasons(
     not_in_play="The card is not in play on the player's side.",
     no_such_effect="The card has no such effect.",
     effect_used_this_turn="These effects can be applied only once per turn (per player).",
+    effect_used_this_game="This effect can be used only once by each player per game.",
     in_play_effects_apply_themselves="[IN PLAY] effects are automatic and do not require an Action.",
     wrong_battle_phase="The effect specifies the BATTLE PHASE of the other player.",
     not_enough_mp="The MP cost cannot be paid.",
@@ -864,6 +865,9 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
 
 def _pay(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
     key = f"{name}#{state.card(name).effects.index(effect)}"
+    if effect.once_per_game and key in player.used_this_game:
+        raise context.reject("effect-used-this-game", f"{player.name} has applied {name}'s effect this game", "zb.glossary.once-per-game",
+                             involves=[card(name)])
     if key in player.used_effects:
         ruling = ONCE_PER_TURN_TAGS[effect.tag]
         if effect.tag == "discard":
@@ -886,6 +890,9 @@ def _pay(context: Context, state: State, player: Player, name: str, effect: Effe
         _send_to_discard(context, state, player, name, "zb.tag.discard-then")
         context.note("zb.qa.q8", f"{name}'s effect says to send it to the Discard Pile: {player.name} may do so", involves=[card(name)])
     player.used_effects.add(key)
+    if effect.once_per_game:
+        player.used_this_game.add(key)
+        context.note("zb.glossary.once-per-game", f"{name}'s effect: once per game for {player.name}", involves=[card(name)])
     context.note(ONCE_PER_TURN_TAGS[effect.tag], f"{name}'s effect: once per turn for {player.name}", involves=[card(name)])
     if state.card(name).type == "MAMODO":
         context.note("zb.mamodo.effects-while-in-play", f"{name}'s effect is valid while it is in play", involves=[card(name)])
@@ -1882,6 +1889,7 @@ EFFECT_COMMON = {
     "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\" (or \"regardless of card effects\")."},
     "times": {"type": "integer", "minimum": 1, "description": "Damage X times: each infliction is PROTECTED against separately."},
     "stone_tablet": {"type": "boolean", "description": "The effect selects only Stone Tablet MAMODO cards."},
+    "once_per_game": {"type": "boolean", "description": "\"This effect can be applied only once per game (per player)\"."},
 }
 
 
@@ -1955,6 +1963,20 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
     _turn_pages(context, state, who, effect.amount, "effect")
     _not_a_negation(context, state, "turning pages of a Spell Book")
     _cite_in_play(context, state, source, effect)
+
+
+@vocabulary.effect("cannot-be-selected", "[IN PLAY] This card cannot be selected as a target of an effect.", params=_effect_params())
+def cannot_be_selected(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note("zb.glossary.cannot-be-selected", f"{source} cannot be selected as a target of an effect", involves=[card(source)])
+
+
+@vocabulary.effect("turn-back-pages", "Its owner (whose: self) or the opponent turns 'amount' pages backward (not before page 1).",
+                   params=_effect_params(amount=AMOUNT))
+def turn_back_pages(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    player = state.players[_whom(effect, owner)]
+    player.opening = max(0, player.opening - effect.amount)
+    context.note("zb.glossary.turn-back", f"{source}: {player.name} turns {effect.amount} page(s) backward: open pages {_pages(player)}",
+                 involves=[card(source), BOOK])
 
 
 @vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
@@ -2127,12 +2149,16 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
                                      involves=[card(holder.card)])
             context.note("zb.stone.selected-by-effects", f"The effect specifies Stone Tablet MAMODO cards: {holder.card} is one",
                          involves=[card(holder.card)])
+        if holder is not None and any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects):
+            raise context.reject("no-such-choice", f"{holder.card} cannot be selected as a target of an effect",
+                                 "zb.glossary.cannot-be-selected", involves=[card(holder.card)])
         if holder is not None:
             if holder.status == "petrified" and not petrified_ok:
                 raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
                                      involves=[card(holder.card), PETRIFIED])
             context.note("zb.battle.select-resolves-on-declaration", f"The effect selects {name}: it resolves as it is declared",
                          involves=[card(holder.card)])
+            context.note("zb.glossary.select-your", f"The effect's user selects its target: {name}", involves=[card(holder.card)])
             return state.players[who], holder
     raise context.reject("no-such-choice", f"{name!r} is no in-play MAMODO card", "zb.injured.only-mamodo")
 
