@@ -115,6 +115,7 @@ STONE_TABLET_REGULAR = "zb.amb.stone-tablet-regular"
 DUAL_PETRIFIED = "zb.amb.dual-petrified"
 DUAL_LIMIT = "zb.amb.dual-limit"
 STONE_TABLET_PETRIFIED = "zb.amb.stone-tablet-petrified-placement"
+QA_SEPARATE = "zb.qa.q11"
 AND_RESOLUTION = "zb.amb.and-effect-resolution"
 CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
@@ -679,10 +680,27 @@ def _place_on_top(context: Context, state: State, player: Player, kind: Card, pa
 
 
 def _effects_when_put_in_play(context: Context, state: State, owner: str, kind: Card) -> None:
+    _applied_on_entry(context, state, owner, kind)
     for effect in kind.effects:
         if effect.timing == "put-in-play":
             context.note("zb.table.note-1", f"{kind.name}'s effect must be applied as it is put in play", involves=[card(kind.name)])
             _resolve_effect(context, state, owner, kind.name, effect, {})
+
+
+def _applied_on_entry(context: Context, state: State, owner: str, kind: Card) -> None:
+    """A11 has a card's effects applied separately during later Actions; note ※1 (line 612) at once, as it is put in play."""
+    effects = [e for e in kind.effects if e.tag in ("declare", "mp") and e.timing is None and not e.icons]
+    if not effects:
+        return
+    if not context.read(QA_SEPARATE, "on-entry"):
+        context.note(QA_SEPARATE, f"{kind.name} is put in play; its effect is applied separately, in a later Action",
+                     involves=[card(kind.name)])
+        return
+    context.note(QA_SEPARATE, f"{kind.name}'s effect is applied as it is put in play", involves=[card(kind.name)])
+    context.note("zb.table.note-1", f"{kind.name}'s effect must be applied as it is put in play", involves=[card(kind.name)])
+    player = state.players[owner]
+    for effect in effects:
+        _pay_and_apply(context, state, player, kind.name, effect, {}, respondable=False)
 
 
 def _put_partner(context: Context, state: State, player: Player, kind: Card, page: int, on: str | None) -> None:
@@ -721,6 +739,7 @@ def _put_partner(context: Context, state: State, player: Player, kind: Card, pag
     context.note("zb.partner.max-3", f"{player.name} has {len(partners) + 1} PARTNER card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
     context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
+    _effects_when_put_in_play(context, state, player.name, kind)
 
 
 def _partner_fits(state: State, partner: Card, mamodo: Mamodo) -> bool:
@@ -2557,6 +2576,9 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     applied = top.effect
     wanted = set(effect.negates)
     if not wanted & applied.classes:
+        if effect.also:
+            context.note("zb.qa.q12", f"{name}'s effect cannot be applied only for its other part: nothing it negates is there",
+                         involves=[card(name), card(top.card)])
         raise context.reject("cannot-negate-that", f"{name}'s cut-in effect negates {', '.join(sorted(wanted)) or 'nothing'}; "
                              f"{top.card} is {', '.join(sorted(applied.classes))}",
                              NO_BATTLE_NEGATION if "no-battle" in applied.classes else "zb.cut-in.specified",
