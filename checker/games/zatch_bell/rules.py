@@ -1873,6 +1873,11 @@ EffectHandler = Callable[[Context, State, str, str, Effect, Mapping[str, Any]], 
 
 
 def _resolve_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if effect.keep is None and effect.if_mp_at_least and state.players[_whom(effect, owner)].mp < effect.if_mp_at_least:
+        who = _whom(effect, owner)
+        context.note(None, f"{source}: {who} has {state.players[who].mp} MP, fewer than {effect.if_mp_at_least}: nothing happens",
+                     involves=[card(source), MP])
+        return
     if effect.keep is not None:
         _keep(context, state, owner, source, effect)
         return
@@ -1908,6 +1913,8 @@ EFFECT_COMMON = {
     "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\" (or \"regardless of card effects\")."},
     "times": {"type": "integer", "minimum": 1, "description": "Damage X times: each infliction is PROTECTED against separately."},
     "stone_tablet": {"type": "boolean", "description": "The effect selects only Stone Tablet MAMODO cards."},
+    "if_mp_at_least": {"type": "integer", "minimum": 0, "description": "The effect does something only if the player it affects "
+                       "has at least this many MP."},
     "once_per_game": {"type": "boolean", "description": "\"This effect can be applied only once per game (per player)\"."},
 }
 
@@ -2235,26 +2242,42 @@ def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) ->
 @steps("end-effects")
 def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.end.begins", "Both players are no longer in the BATTLE PHASE: the END PHASE begins")
-    _activate_standby(context, state, "end-phase")
     _expire_stay(context, state, "end-phase")
-    timed = _in_play_effects(context, state, "end-phase")
+    timed: list[tuple[str, Callable[[], None]]] = [
+        (source, _end_in_play(context, state, owner, source, effect, action))
+        for owner, source, effect in _in_play_effects(context, state, "end-phase")]
+    timed += [(kept.source, _end_standby(context, state, kept)) for kept in _kept(state, "standby")
+              if (kept.effect.until or "end-phase") == "end-phase"]
     order = list(action.get("order") or [])
     context.note("zb.end.effects", f"END PHASE effects to resolve: {len(timed)}")
     if len(timed) > 1 or order:
         if context.read(END_PHASE_ORDER, "any-simultaneous") and order:
-            timed.sort(key=lambda t: order.index(t[1]) if t[1] in order else len(order))
-            context.note(END_PHASE_ORDER, f"The Attacker orders the END PHASE effects: {', '.join(t[1] for t in timed)}")
+            timed.sort(key=lambda t: order.index(t[0]) if t[0] in order else len(order))
+            context.note(END_PHASE_ORDER, f"The Attacker orders the END PHASE effects: {', '.join(t[0] for t in timed)}")
+            context.note("zb.qa.q13", f"{state.attacker}, the Attacker for this turn, determines the order of the resolving effects")
+            context.note("zb.glossary.effect-conflict", "The result depends on the order in which the Attacker resolves them")
         else:
-            duplicated = {source for _, source, _ in timed if sum(1 for _, s, _ in timed if s == source) > 1}
+            duplicated = {source for source, _ in timed if sum(1 for s, _ in timed if s == source) > 1}
             context.note(END_PHASE_ORDER, "The effects resolve in the order the END PHASE lists them; the Attacker orders "
                          f"only duplicated effects{' (' + ', '.join(sorted(duplicated)) + ')' if duplicated else ''}")
     state.end_recovery_first = bool(order and order[0] == "petrified-recovery" and context.read(END_PHASE_ORDER, "any-simultaneous"))
     if state.end_recovery_first:
         _recover_petrified(context, state, action)
-    for owner, source, effect in timed:
+    for _, run in timed:
+        run()
+
+
+def _end_in_play(context: Context, state: State, owner: str, source: str, effect: Effect,
+                 action: Mapping[str, Any]) -> Callable[[], None]:
+    def run() -> None:
         context.note("zb.end.effects", f"{owner}'s {source}: [IN PLAY] effect of the END PHASE", involves=[card(source)])
         context.note("zb.end.list-in-play", f"{source}'s [IN PLAY] effect activates during the END PHASE", involves=[card(source)])
         _resolve_effect(context, state, owner, source, effect, action)
+    return run
+
+
+def _end_standby(context: Context, state: State, kept: Kept) -> Callable[[], None]:
+    return lambda: _activate_kept(context, state, kept, "end-phase")
 
 
 @steps.condition("attacker-has-petrified")
@@ -2446,16 +2469,20 @@ def _expire_stay(context: Context, state: State, until: str) -> None:
 def _activate_standby(context: Context, state: State, timing: str) -> None:
     """[STANDBY] effects waiting for ``timing`` activate and resolve, the Attacker's first; no cut-in can negate them."""
     for kept in _kept(state, "standby"):
-        if (kept.effect.until or "end-phase") != timing:
-            continue
-        state.players[kept.owner].kept.remove(kept)
-        context.note("zb.standby.waits", f"The {_timing(timing)}: {kept.source}'s [STANDBY] effect activates",
-                     involves=[card(kept.source), STANDBY])
-        context.note("zb.standby.activation-not-negated", f"{kept.source}'s [STANDBY] effect activates: no cut-in effect can negate it",
-                     involves=[card(kept.source), STANDBY, CUT_IN])
-        context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
-                     involves=[STANDBY, CUT_IN])
-        _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
+        if (kept.effect.until or "end-phase") == timing:
+            _activate_kept(context, state, kept, timing)
+
+
+def _activate_kept(context: Context, state: State, kept: Kept, timing: str) -> None:
+    """One waiting [STANDBY] effect activates: its copy leaves the zone and it resolves."""
+    state.players[kept.owner].kept.remove(kept)
+    context.note("zb.standby.waits", f"The {_timing(timing)}: {kept.source}'s [STANDBY] effect activates",
+                 involves=[card(kept.source), STANDBY])
+    context.note("zb.standby.activation-not-negated", f"{kept.source}'s [STANDBY] effect activates: no cut-in effect can negate it",
+                 involves=[card(kept.source), STANDBY, CUT_IN])
+    context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
+                 involves=[STANDBY, CUT_IN])
+    _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
 
 
 def _check_kept_target(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:

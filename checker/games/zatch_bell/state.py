@@ -71,6 +71,7 @@ class Effect:
     times: int = 1  # "Damage your opponent's Spell Book X times": each infliction PROTECTED separately
     stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
     once_per_game: bool = False  # "This effect can be applied only once per game (per player)"
+    if_mp_at_least: int = 0  # the effect does something only if the player it affects has at least this many MP
 
     @property
     def is_cut_in(self) -> bool:
@@ -284,7 +285,7 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
                   phase=raw.get("phase"), keep=raw.get("keep"), until=raw.get("until"), negates=tuple(raw.get("negates", ())),
                   cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
                   times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False),
-                  once_per_game=raw.get("once_per_game", False))
+                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
