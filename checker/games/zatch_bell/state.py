@@ -70,6 +70,8 @@ class Effect:
     even_when_prohibited: bool = False  # "... even when prohibited to do so" / "... regardless of card effects"
     times: int = 1  # "Damage your opponent's Spell Book X times": each infliction PROTECTED separately
     stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
+    once_per_game: bool = False  # "This effect can be applied only once per game (per player)"
+    if_mp_at_least: int = 0  # the effect does something only if the player it affects has at least this many MP
 
     @property
     def is_cut_in(self) -> bool:
@@ -166,6 +168,7 @@ class Player:
     discard: list[str] = field(default_factory=list)
     event_played: bool = False  # this turn
     used_effects: set[str] = field(default_factory=set)  # once-per-turn effects applied this turn
+    used_this_game: set[str] = field(default_factory=set)  # once-per-game effects applied
     negated_cards: set[str] = field(default_factory=set)  # cards whose Attack or Defense was negated this turn
     spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
     turn_power: int = 0  # Power an EVENT card gives until the END PHASE
@@ -281,7 +284,8 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
                   target=raw.get("target"), also=tuple(_effect(e) for e in raw.get("also", ())),
                   phase=raw.get("phase"), keep=raw.get("keep"), until=raw.get("until"), negates=tuple(raw.get("negates", ())),
                   cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
-                  times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False))
+                  times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False),
+                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
