@@ -39,6 +39,7 @@ vocabulary.reasons(
     too_many_mamodo_cards="Up to 8 MAMODO cards total may be included in a Spell Book.",
     too_many_copies="Up to 4 copies of a card with the same card number can be included in a Spell Book.",
     banned_card='Under the tournament rule, cards with an "e" at the end of their card number are banned.',
+    no_free_discard="In-play cards are sent to the Discard Pile only by a card effect that says so.",
     book_cannot_be_altered="A Spell Book cannot be altered during a game, unless called for by card effects.",
     game_over="The game has been won.",
     not_the_start_phase="Pages are turned for MP only in the Attacker's START PHASE.",
@@ -62,6 +63,7 @@ vocabulary.reasons(
     not_in_play="The card is not in play on the player's side.",
     no_such_effect="The card has no such effect.",
     effect_used_this_turn="These effects can be applied only once per turn (per player).",
+    effect_used_this_game="This effect can be used only once by each player per game.",
     in_play_effects_apply_themselves="[IN PLAY] effects are automatic and do not require an Action.",
     wrong_battle_phase="The effect specifies the BATTLE PHASE of the other player.",
     not_enough_mp="The MP cost cannot be paid.",
@@ -111,6 +113,9 @@ KEPT_NEGATION = {"stay": ("zb.amb.kept-negation", "targeting-effects"), "standby
 CANNOT_IN_PLAY = "zb.amb.cannot-in-play"
 STONE_TABLET_REGULAR = "zb.amb.stone-tablet-regular"
 DUAL_PETRIFIED = "zb.amb.dual-petrified"
+DUAL_LIMIT = "zb.amb.dual-limit"
+STONE_TABLET_PETRIFIED = "zb.amb.stone-tablet-petrified-placement"
+QA_SEPARATE = "zb.qa.q11"
 AND_RESOLUTION = "zb.amb.and-effect-resolution"
 CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
 EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
@@ -345,6 +350,9 @@ def _pages(player: Player) -> str:
 def turn_pages(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _refuse_when_over(context, state)
     if not _before_start_phase(state):
+        if state.step in ("start-effects", "non-battle", "battle-in", "battle-out") or state.battle is not None:
+            context.note("zb.qa.q1", f"{action['player']} cannot turn pages of its Spell Book during the BATTLE PHASE "
+                         "unless by the effect of a card", involves=[BOOK])
         raise context.reject("not-the-start-phase", "pages are turned for MP only in the START PHASE",
                              "zb.table.no-page-turning", involves=[BOOK, MP])
     if action["player"] != state.attacker:
@@ -381,6 +389,7 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
     if state.turn == 1 and player.name == state.first_attacker and context.read(TOURNAMENT, "tournament"):
         context.note(TOURNAMENT, f"Tournament rule: the first Attacker gets no MP from the {pages} page(s) turned on the first turn",
                      involves=[MP])
+        context.note("zb.qa.q15", f"{player.name}, the first Attacker, still turns the {pages} page(s)", involves=[BOOK, MP])
         gained = 0
     elif state.turn == 1 and player.name == state.first_attacker:
         context.reading(TOURNAMENT)
@@ -564,7 +573,7 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     if kind.placed_on:
         _place_on_top(context, state, player, kind, page)
         return
-    if len(player.mamodo) >= MAX_IN_PLAY:
+    if _mamodo_count(context, state, player) >= MAX_IN_PLAY:
         counted = ", ".join(f"{m.card}{' (Petrified)' if m.status == 'petrified' else ''}" for m in player.mamodo)
         if any(m.status == "petrified" for m in player.mamodo):
             context.note("zb.petrified.count", "Petrified MAMODO cards still count toward the 3 MAMODO card limit",
@@ -581,6 +590,17 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     context.note("zb.put.mamodo-max-3", "Up to 3 MAMODO cards on a side of play", involves=[card(kind.name)])
     context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
     _effects_when_put_in_play(context, state, player.name, kind)
+
+
+def _mamodo_count(context: Context, state: State, player: Player) -> int:
+    """The MAMODO cards on a side toward the limit of 3: a DUAL MAMODO card is 1 card, its 2 MAMODO both in play."""
+    duals = [m.card for m in player.mamodo if state.card(m.card).dual]
+    if not duals:
+        return len(player.mamodo)
+    twice = context.read(DUAL_LIMIT, "counts-twice")
+    context.note(DUAL_LIMIT, f"{', '.join(duals)} count{'s' if len(duals) == 1 else ''} as {2 if twice else 1} MAMODO card(s) "
+                 "toward the limit of 3", involves=[card(d) for d in duals])
+    return len(player.mamodo) + (len(duals) if twice else 0)
 
 
 def _check_mamodo_name(context: Context, player: Player, state: State, kind: Card, ignore: str | None) -> None:
@@ -669,10 +689,27 @@ def _place_on_top(context: Context, state: State, player: Player, kind: Card, pa
 
 
 def _effects_when_put_in_play(context: Context, state: State, owner: str, kind: Card) -> None:
+    _applied_on_entry(context, state, owner, kind)
     for effect in kind.effects:
         if effect.timing == "put-in-play":
             context.note("zb.table.note-1", f"{kind.name}'s effect must be applied as it is put in play", involves=[card(kind.name)])
             _resolve_effect(context, state, owner, kind.name, effect, {})
+
+
+def _applied_on_entry(context: Context, state: State, owner: str, kind: Card) -> None:
+    """A11 has a card's effects applied separately during later Actions; note ※1 (line 612) at once, as it is put in play."""
+    effects = [e for e in kind.effects if e.tag in ("declare", "mp") and e.timing is None and not e.icons]
+    if not effects:
+        return
+    if not context.read(QA_SEPARATE, "on-entry"):
+        context.note(QA_SEPARATE, f"{kind.name} is put in play; its effect is applied separately, in a later Action",
+                     involves=[card(kind.name)])
+        return
+    context.note(QA_SEPARATE, f"{kind.name}'s effect is applied as it is put in play", involves=[card(kind.name)])
+    context.note("zb.table.note-1", f"{kind.name}'s effect must be applied as it is put in play", involves=[card(kind.name)])
+    player = state.players[owner]
+    for effect in effects:
+        _pay_and_apply(context, state, player, kind.name, effect, {}, respondable=False)
 
 
 def _put_partner(context: Context, state: State, player: Player, kind: Card, page: int, on: str | None) -> None:
@@ -711,6 +748,7 @@ def _put_partner(context: Context, state: State, player: Player, kind: Card, pag
     context.note("zb.partner.max-3", f"{player.name} has {len(partners) + 1} PARTNER card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
     context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
+    _effects_when_put_in_play(context, state, player.name, kind)
 
 
 def _partner_fits(state: State, partner: Card, mamodo: Mamodo) -> bool:
@@ -737,6 +775,13 @@ def _put_mj12(context: Context, state: State, player: Player, kind: Card, page: 
     context.note("zb.put.mj12-no-limit", "There is no limit to the number of MJ12 cards", involves=[card(kind.name)])
     if len(sides) == 1:
         context.note("zb.put.mj12-one-name", "No MJ12 card of that name on your side of play", involves=[card(kind.name)])
+
+
+@vocabulary.action("send-to-discard", "Try to send one's own in-play card to the Discard Pile without a card effect.",
+                   params={"player": ref("player"), "card": ref("card-name")}, required=["player", "card"])
+def send_to_discard(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    raise context.reject("no-free-discard", f"{action['player']} cannot send {action['card']} to the Discard Pile freely: "
+                         "only a card effect that says so sends it", "zb.qa.q8", involves=[card(action["card"])])
 
 
 @vocabulary.action("alter-book", "Try to rearrange the pages of one's own Spell Book (swap two pages).",
@@ -810,6 +855,7 @@ def _chosen_effect(context: Context, state: State, player: Player, name: str, in
                              involves=[card(name), PETRIFIED])
     if holder.status == "injured":
         context.note("zb.injured.can-act", f"{holder.card} is Injured and can still apply its effects", involves=[card(holder.card)])
+        context.note("zb.qa.q7", f"{holder.card}, Injured, still applies its effects", involves=[card(holder.card)])
     return effect
 
 
@@ -850,6 +896,9 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
 
 def _pay(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
     key = f"{name}#{state.card(name).effects.index(effect)}"
+    if effect.once_per_game and key in player.used_this_game:
+        raise context.reject("effect-used-this-game", f"{player.name} has applied {name}'s effect this game", "zb.glossary.once-per-game",
+                             involves=[card(name)])
     if key in player.used_effects:
         ruling = ONCE_PER_TURN_TAGS[effect.tag]
         if effect.tag == "discard":
@@ -870,7 +919,11 @@ def _pay(context: Context, state: State, player: Player, name: str, effect: Effe
         context.note("zb.tag.declare-no-mp", f"{player.name} declares {name}'s effect: no MP is paid", involves=[card(name)])
     elif effect.tag == "discard":
         _send_to_discard(context, state, player, name, "zb.tag.discard-then")
+        context.note("zb.qa.q8", f"{name}'s effect says to send it to the Discard Pile: {player.name} may do so", involves=[card(name)])
     player.used_effects.add(key)
+    if effect.once_per_game:
+        player.used_this_game.add(key)
+        context.note("zb.glossary.once-per-game", f"{name}'s effect: once per game for {player.name}", involves=[card(name)])
     context.note(ONCE_PER_TURN_TAGS[effect.tag], f"{name}'s effect: once per turn for {player.name}", involves=[card(name)])
     if state.card(name).type == "MAMODO":
         context.note("zb.mamodo.effects-while-in-play", f"{name}'s effect is valid while it is in play", involves=[card(name)])
@@ -1115,6 +1168,7 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
         context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
         context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
                      involves=[card(spell.card), BATTLE])
+        context.note("zb.qa.q2", f"{name} may \"Battle In\" more than once during the same BATTLE PHASE", involves=[BATTLE])
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin"),
                                "by_effect": spell.by_effect}
@@ -1125,14 +1179,10 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
 def _battle_in_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
     """An Attack without a SPELL card: the "&" effect of the in-play MAMODO card gives its Total Power."""
     name = action["effect_of"]
+    index = _effect_without_spell(context, state, player, action, "attack")
     holder = player.find(name)
-    if holder is None or name != action["mamodo"]:
-        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Attacks", "zb.and.no-cut-in",
-                             involves=[card(name)])
-    found = [i for i, e in enumerate(state.card(name).effects) if e.kind == "attack-without-spell"]
-    if not found:
-        raise context.reject("no-such-effect", f"{name} has no effect that Attacks without a SPELL card", involves=[card(name)])
-    effect = state.card(name).effects[found[0]]
+    assert holder is not None
+    effect = state.card(name).effects[index]
     if "attack" not in effect.icons:
         raise context.reject("no-attack-icon", f"{name}'s effect has no Attack icon", "zb.battle-in.icon", involves=[card(name)])
     if holder.status == "petrified":
@@ -1142,7 +1192,7 @@ def _battle_in_by_effect(context: Context, state: State, player: Player, action:
                  involves=[card(name)])
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": name, "spell": None, "page": None, "coin": action.get("coin"), "by_effect": False,
-                               "effect": found[0]}
+                               "effect": index}
     context.run_step(state, "battle-in", action)
     state.priority = state.defender
 
@@ -1289,9 +1339,13 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
         raise context.reject("spell-for-another-mamodo", f"{kind.name} is played only for {named}, not {mamodo.name}",
                              "zb.spell.own-mamodo", involves=[card(kind.name), card(mamodo.name)])
     context.note(ruling, f"{kind.name} ({named}'s SPELL card) is played for {mamodo.name}", involves=[card(kind.name), card(mamodo.name)])
+    if holder.partner is None:
+        context.note("zb.qa.q5", f"{holder.card} has no PARTNER card attached: {player.name} is considered its partner",
+                     involves=[card(holder.card), card(kind.name)])
     if holder.status == "injured":
         context.note("zb.injured.can-act", f"{holder.card} is Injured: SPELL cards can still be played for it",
                      involves=[card(holder.card)])
+        context.note("zb.qa.q7", f"{holder.card}, Injured, still plays SPELL cards", involves=[card(holder.card)])
 
 
 def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
@@ -1299,6 +1353,7 @@ def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
         context.note("zb.mamodo.card-rules-box", f"{holder.card}'s effects are negated, not its card rule: {rule}",
                      involves=[card(holder.card)])
         context.note("zb.mamodo.card-rules-text", f"Effects cannot affect {holder.card}'s card rules", involves=[card(holder.card)])
+        context.note("zb.glossary.card-rule", f"{holder.card}'s card rule is not negated or affected by the effect", involves=[card(holder.card)])
 
 
 def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int, by_effect: bool = False) -> int:
@@ -1435,19 +1490,25 @@ def _defend_with_spell(context: Context, state: State, player: Player, action: M
     player.spells_used.add((spell.card, spell.page))
 
 
+def _effect_without_spell(context: Context, state: State, player: Player, action: Mapping[str, Any], use: str) -> int:
+    """Which effect of the in-play MAMODO card ``effect_of`` Attacks or Defends (``use``) without a SPELL card."""
+    name = action["effect_of"]
+    if player.find(name) is None or name != action["mamodo"]:
+        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that {use.title()}s", "zb.battle.power-set-by-effect",
+                             involves=[card(name)])
+    found = [i for i, e in enumerate(state.card(name).effects) if e.kind == f"{use}-without-spell"]
+    if not found:
+        raise context.reject("no-such-effect", f"{name} has no effect that {use.title()}s without a SPELL card", involves=[card(name)])
+    return found[0]
+
+
 def _defend_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
     """A MAMODO card's effect that Defends without a SPELL card: it resolves as it is declared and sets the Total Power."""
     name = action["effect_of"]
-    holder = player.find(name)
-    if holder is None or name != action["mamodo"]:
-        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Defends", "zb.battle.power-set-by-effect",
-                             involves=[card(name)])
-    effects = [e for e in state.card(name).effects if e.kind == "defend-without-spell"]
-    if not effects:
-        raise context.reject("no-such-effect", f"{name} has no effect that Defends without a SPELL card", involves=[card(name)])
+    effect = state.card(name).effects[_effect_without_spell(context, state, player, action, "defend")]
     context.note("zb.and.no-cut-in", f"{name}'s effect Defends without a SPELL card: no cut-in effect can negate it as it is applied",
                  involves=[card(name), CUT_IN])
-    _pay_and_apply(context, state, player, name, effects[0], action, respondable=False)
+    _pay_and_apply(context, state, player, name, effect, action, respondable=False)
 
 
 def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
@@ -1758,6 +1819,8 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
         context.note("zb.damage.protect-injured", f"{protector} PROTECTS the Spell Book: it becomes Injured", involves=[card(protector)])
         context.note("zb.damage.once-per-infliction", f"{amount} Damage: {protector} is Injured only once", involves=[card(protector)],
                      damage=amount)
+        context.note("zb.qa.q6", f"{protector} receives one Injury for this infliction of {amount} Damage, regardless of the amount",
+                     involves=[card(protector), INJURY], damage=amount)
         _injure(context, state, player, holder, None)
         return
     context.note(ruling, f"{amount} Damage: {victim} turns {amount} page(s), no MP gained", involves=[DAMAGE, BOOK], damage=amount)
@@ -1879,6 +1942,8 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     defense = state.card(battle.defense.card) if battle.defense is not None and not battle.defense_negated else None
     if defense is not None and defense.counter and defense.damage:
         context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its Damage is applied", involves=[card(defense.name)])
+        context.note("zb.glossary.counter", f"{state.defender}, the Defender, wins against the Attacker: {defense.name}'s [COUNTER] "
+                     "inflicts Damage", involves=[card(defense.name), DAMAGE])
         _damage_book(context, state, state.attacker, defense.damage, action.get("protect"), "zb.battle.lose-counter")
     elif defense is not None:
         context.note("zb.battle.lose-counter", f"{defense.name} has no [COUNTER]: its effects and Damage are not applied",
@@ -1928,6 +1993,11 @@ EffectHandler = Callable[[Context, State, str, str, Effect, Mapping[str, Any]], 
 
 
 def _resolve_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if effect.keep is None and effect.if_mp_at_least and state.players[_whom(effect, owner)].mp < effect.if_mp_at_least:
+        who = _whom(effect, owner)
+        context.note(None, f"{source}: {who} has {state.players[who].mp} MP, fewer than {effect.if_mp_at_least}: nothing happens",
+                     involves=[card(source), MP])
+        return
     if effect.keep is not None:
         _keep(context, state, owner, source, effect)
         return
@@ -1967,6 +2037,9 @@ EFFECT_COMMON = {
                                    "even_when_prohibited."},
     "times": {"type": "integer", "minimum": 1, "description": "Damage X times: each infliction is PROTECTED against separately."},
     "stone_tablet": {"type": "boolean", "description": "The effect selects only Stone Tablet MAMODO cards."},
+    "if_mp_at_least": {"type": "integer", "minimum": 0, "description": "The effect does something only if the player it affects "
+                       "has at least this many MP."},
+    "once_per_game": {"type": "boolean", "description": "\"This effect can be applied only once per game (per player)\"."},
     "of_type": {"enum": ["MAMODO", "PARTNER", "MJ12"], "description": "A prohibit effect: only the effects of cards of this type."},
 }
 
@@ -2034,12 +2107,34 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
     who = _whom(effect, owner)
     context.note("zb.precautions.newly-opened", f"{source}: {who} turns {effect.amount} page(s) by a card effect; "
                  "the cards in the newly open pages may be played", involves=[BOOK])
+    if who == owner:
+        context.note("zb.qa.q1", f"{who} turns pages of its own Spell Book by the effect of a card", involves=[card(source), BOOK])
+    else:
+        context.note("zb.qa.q3", f"{who}'s opponent turned {who}'s pages: {who} may use the cards in the newly open pages",
+                     involves=[card(source), BOOK])
     if action.get("protect"):
+        context.note("zb.glossary.turn-pages", f"{source}: turning pages is an effect instead of Damage: it cannot be prevented by "
+                     "SACRIFICING / PROTECTING", involves=[card(source), PROTECT])
+        context.note("zb.qa.q9", "Effects that turn pages are not Damage and cannot be PROTECTED against", involves=[PROTECT, BOOK])
         raise context.reject("cannot-protect", "turning pages by an effect is not Damage", "zb.protect.only-damage",
                              involves=[PROTECT, BOOK])
     _turn_pages(context, state, who, effect.amount, "effect")
     _not_a_negation(context, state, "turning pages of a Spell Book")
     _cite_in_play(context, state, source, effect)
+
+
+@vocabulary.effect("cannot-be-selected", "[IN PLAY] This card cannot be selected as a target of an effect.", params=_effect_params())
+def cannot_be_selected(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note("zb.glossary.cannot-be-selected", f"{source} cannot be selected as a target of an effect", involves=[card(source)])
+
+
+@vocabulary.effect("turn-back-pages", "Its owner (whose: self) or the opponent turns 'amount' pages backward (not before page 1).",
+                   params=_effect_params(amount=AMOUNT))
+def turn_back_pages(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    player = state.players[_whom(effect, owner)]
+    player.opening = max(0, player.opening - effect.amount)
+    context.note("zb.glossary.turn-back", f"{source}: {player.name} turns {effect.amount} page(s) backward: open pages {_pages(player)}",
+                 involves=[card(source), BOOK])
 
 
 @vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
@@ -2052,6 +2147,9 @@ def damage(context: Context, state: State, owner: str, source: str, effect: Effe
             context.note("zb.glossary.damage-times", f"{source}: infliction {infliction + 1} of {effect.times}, PROTECTED against "
                          "separately", involves=[card(source), DAMAGE])
         protector = protectors[infliction] if infliction < len(protectors) else None
+        if protector is not None:
+            context.note("zb.qa.q10", f"{source}'s effect inflicts Damage: {protector} may PROTECT against it",
+                         involves=[card(source), card(protector), PROTECT])
         _damage_book(context, state, other(owner), effect.amount, protector, ruling)
         if state.loser:
             return
@@ -2163,9 +2261,15 @@ def put_in_play_petrified(context: Context, state: State, owner: str, source: st
     name = action.get("target") or effect.target or ""
     page = _on_open_page(context, state, player, name, None)
     kind = state.card(name)
-    if kind.type != "MAMODO" or len(player.mamodo) >= MAX_IN_PLAY:
+    if kind.type != "MAMODO" or _mamodo_count(context, state, player) >= MAX_IN_PLAY:
         raise context.reject("no-such-choice", f"{name} cannot be put in play", "zb.put.mamodo-max-3", involves=[card(name)])
     _check_mamodo_name(context, player, state, kind, ignore=None)
+    if kind.stone_tablet and context.read(STONE_TABLET_PETRIFIED, "cannot-be-chosen"):
+        raise context.reject("no-such-choice", f"{name} is a Stone Tablet MAMODO card: it cannot be put in play Petrified, so "
+                             f"{source}'s effect cannot choose it", STONE_TABLET_PETRIFIED, involves=[card(name), card(source)])
+    if kind.stone_tablet:
+        context.note(STONE_TABLET_PETRIFIED, f"{name} is a Stone Tablet MAMODO card: {source}'s effect puts it in play in Normal "
+                     "Status", involves=[card(name), card(source)])
     player.pages[page - 1] = None
     status = "normal" if kind.stone_tablet else "petrified"
     player.mamodo.append(Mamodo(card=name, page=page, status=status))
@@ -2241,12 +2345,16 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
                                      involves=[card(holder.card)])
             context.note("zb.stone.selected-by-effects", f"The effect specifies Stone Tablet MAMODO cards: {holder.card} is one",
                          involves=[card(holder.card)])
+        if holder is not None and any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects):
+            raise context.reject("no-such-choice", f"{holder.card} cannot be selected as a target of an effect",
+                                 "zb.glossary.cannot-be-selected", involves=[card(holder.card)])
         if holder is not None:
             if holder.status == "petrified" and not petrified_ok:
                 raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
                                      involves=[card(holder.card), PETRIFIED])
             context.note("zb.battle.select-resolves-on-declaration", f"The effect selects {name}: it resolves as it is declared",
                          involves=[card(holder.card)])
+            context.note("zb.glossary.select-your", f"The effect's user selects its target: {name}", involves=[card(holder.card)])
             return state.players[who], holder
     raise context.reject("no-such-choice", f"{name!r} is no in-play MAMODO card", "zb.injured.only-mamodo")
 
@@ -2304,29 +2412,47 @@ def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) ->
 @steps("end-effects")
 def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.end.begins", "Both players are no longer in the BATTLE PHASE: the END PHASE begins")
-    for kept in _activate_standby(context, state, "end-phase"):
-        context.note("zb.end.list-standby", f"{kept.source}'s [STANDBY] effect activates during the END PHASE",
-                     involves=[card(kept.source), STANDBY])
     _expire_standby(context, state)
     _expire_stay(context, state, "end-phase")
-    timed = _in_play_effects(context, state, "end-phase")
+    timed: list[tuple[str, Callable[[], None]]] = [
+        (source, _end_in_play(context, state, owner, source, effect, action))
+        for owner, source, effect in _in_play_effects(context, state, "end-phase")]
+    timed += [(kept.source, _end_standby(context, state, kept)) for kept in _kept(state, "standby")
+              if (kept.effect.until or "end-phase") == "end-phase"]
     order = list(action.get("order") or [])
     context.note("zb.end.effects", f"END PHASE effects to resolve: {len(timed)}")
     if len(timed) > 1 or order:
         if context.read(END_PHASE_ORDER, "any-simultaneous") and order:
-            timed.sort(key=lambda t: order.index(t[1]) if t[1] in order else len(order))
-            context.note(END_PHASE_ORDER, f"The Attacker orders the END PHASE effects: {', '.join(t[1] for t in timed)}")
+            timed.sort(key=lambda t: order.index(t[0]) if t[0] in order else len(order))
+            context.note(END_PHASE_ORDER, f"The Attacker orders the END PHASE effects: {', '.join(t[0] for t in timed)}")
+            context.note("zb.qa.q13", f"{state.attacker}, the Attacker for this turn, determines the order of the resolving effects")
+            context.note("zb.glossary.effect-conflict", "The result depends on the order in which the Attacker resolves them")
         else:
-            duplicated = {source for _, source, _ in timed if sum(1 for _, s, _ in timed if s == source) > 1}
+            duplicated = {source for source, _ in timed if sum(1 for s, _ in timed if s == source) > 1}
             context.note(END_PHASE_ORDER, "The effects resolve in the order the END PHASE lists them; the Attacker orders "
                          f"only duplicated effects{' (' + ', '.join(sorted(duplicated)) + ')' if duplicated else ''}")
     state.end_recovery_first = bool(order and order[0] == "petrified-recovery" and context.read(END_PHASE_ORDER, "any-simultaneous"))
     if state.end_recovery_first:
         _recover_petrified(context, state, action)
-    for owner, source, effect in timed:
+    for _, run in timed:
+        run()
+
+
+def _end_in_play(context: Context, state: State, owner: str, source: str, effect: Effect,
+                 action: Mapping[str, Any]) -> Callable[[], None]:
+    def run() -> None:
         context.note("zb.end.effects", f"{owner}'s {source}: [IN PLAY] effect of the END PHASE", involves=[card(source)])
         context.note("zb.end.list-in-play", f"{source}'s [IN PLAY] effect activates during the END PHASE", involves=[card(source)])
         _resolve_effect(context, state, owner, source, effect, action)
+    return run
+
+
+def _end_standby(context: Context, state: State, kept: Kept) -> Callable[[], None]:
+    def run() -> None:
+        context.note("zb.end.list-standby", f"{kept.source}'s [STANDBY] effect activates during the END PHASE",
+                     involves=[card(kept.source), STANDBY])
+        _activate_kept(context, state, kept, "end-phase")
+    return run
 
 
 @steps.condition("attacker-has-petrified")
@@ -2446,6 +2572,10 @@ def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) 
 
 @steps("switch-roles")
 def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for name, spell_page in sorted(state.players[state.defender].spells_used):
+        if not state.card(name).is_no_battle:
+            context.note("zb.qa.q4", f"{state.defender} Defended with {name} (page {spell_page}): it can be used again during the "
+                         f"BATTLE PHASE of {state.defender}'s next turn", involves=[card(name)])
     for player in state.players.values():
         if player.turn_power:
             context.note("zb.event.until-end-phase", f"{player.name}'s EVENT Power ends with the END PHASE")
@@ -2529,15 +2659,20 @@ def _activate_standby(context: Context, state: State, timing: str, by: str | Non
     """[STANDBY] effects waiting for ``timing`` activate and resolve, the Attacker's first; no cut-in can negate them."""
     due = [kept for kept in _kept(state, "standby") if _standby_due(state, kept, timing, by)]
     for kept in due:
-        state.players[kept.owner].kept.remove(kept)
-        context.note("zb.standby.waits", f"The {_timing(timing)}: {kept.source}'s [STANDBY] effect activates",
-                     involves=[card(kept.source), STANDBY])
-        context.note("zb.standby.activation-not-negated", f"{kept.source}'s [STANDBY] effect activates: no cut-in effect can negate it",
-                     involves=[card(kept.source), STANDBY, CUT_IN])
-        context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
-                     involves=[STANDBY, CUT_IN])
-        _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
+        _activate_kept(context, state, kept, timing)
     return due
+
+
+def _activate_kept(context: Context, state: State, kept: Kept, timing: str) -> None:
+    """One waiting [STANDBY] effect activates: its copy leaves the zone and it resolves."""
+    state.players[kept.owner].kept.remove(kept)
+    context.note("zb.standby.waits", f"The {_timing(timing)}: {kept.source}'s [STANDBY] effect activates",
+                 involves=[card(kept.source), STANDBY])
+    context.note("zb.standby.activation-not-negated", f"{kept.source}'s [STANDBY] effect activates: no cut-in effect can negate it",
+                 involves=[card(kept.source), STANDBY, CUT_IN])
+    context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
+                 involves=[STANDBY, CUT_IN])
+    _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
 
 
 def _expire_standby(context: Context, state: State) -> None:
@@ -2562,6 +2697,9 @@ def _check_kept_target(context: Context, state: State, player: Player, name: str
                              "effect" + (f" of {wanted}" if wanted else ""), "zb.negating.already-active", involves=[card(name)])
     kept = found[0]
     _note_targets_kept(context, kept.zone, name, kept.source)
+    if kept.zone == "standby":
+        context.note("zb.glossary.effect-already-applied", f"{kept.source}'s [STANDBY] effect is an effect already applied: it has "
+                     "not resolved yet and waits to be activated", involves=[card(kept.source), STANDBY])
     ambiguity, negatable = KEPT_NEGATION[kept.zone]
     if not context.read(ambiguity, negatable):
         raise context.reject("cannot-be-negated", f"{kept.source}'s [{kept.zone.upper()}] effect has resolved: it cannot be negated",
@@ -2682,6 +2820,9 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     applied = top.effect
     wanted = set(effect.negates)
     if not wanted & applied.classes:
+        if effect.also:
+            context.note("zb.qa.q12", f"{name}'s effect cannot be applied only for its other part: nothing it negates is there",
+                         involves=[card(name), card(top.card)])
         raise context.reject("cannot-negate-that", f"{name}'s cut-in effect negates {', '.join(sorted(wanted)) or 'nothing'}; "
                              f"{top.card} is {', '.join(sorted(applied.classes))}",
                              NO_BATTLE_NEGATION if "no-battle" in applied.classes else "zb.cut-in.specified",
@@ -2867,15 +3008,16 @@ def _in_play_active(context: Context, state: State, owner: str, source: str) -> 
 
 def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
-    if state.loser is not None:
-        return
     name = action.get("card") or action.get("spell") or action.get("effect_of")
     current = (action["player"], name) if action.get("player") and name else None
     state.previous_action, state.current_action = state.current_action, current
     if not _is_cut_in(state, action):
-        _note_no_interruption(context, state, action)
+        if state.loser is None:
+            _note_no_interruption(context, state, action)
         if state.stack:
             _close_cut_in(context, state)
+    if state.loser is not None:
+        return
     if state.step == "compare-total-power" and action["action"] != "resolve":
         context.advance(state, "battle-out", {})
     if state.end_pending and action["action"] != "end-phase":

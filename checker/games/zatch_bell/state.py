@@ -71,6 +71,8 @@ class Effect:
     regardless_of_card_effects: bool = False  # "... regardless of card effects": the same (line 1153)
     times: int = 1  # "Damage your opponent's Spell Book X times": each infliction PROTECTED separately
     stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
+    once_per_game: bool = False  # "This effect can be applied only once per game (per player)"
+    if_mp_at_least: int = 0  # the effect does something only if the player it affects has at least this many MP
     of_type: str | None = None  # prohibit: only the effects of cards of this type (PARTNER, MAMODO, MJ12)
 
     @property
@@ -172,6 +174,7 @@ class Player:
     discard: list[str] = field(default_factory=list)
     event_played: bool = False  # this turn
     used_effects: set[str] = field(default_factory=set)  # once-per-turn effects applied this turn
+    used_this_game: set[str] = field(default_factory=set)  # once-per-game effects applied
     negated_cards: set[str] = field(default_factory=set)  # cards whose Attack or Defense was negated this turn
     spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
     no_battle_out: list[tuple[str, int]] = field(default_factory=list)  # No Battle SPELL cards (and pages) off their page
@@ -291,7 +294,8 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
                   phase=raw.get("phase"), keep=raw.get("keep"), until=raw.get("until"), negates=tuple(raw.get("negates", ())),
                   cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
                   regardless_of_card_effects=raw.get("regardless_of_card_effects", False),
-                  times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False), of_type=raw.get("of_type"))
+                  times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False),
+                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0), of_type=raw.get("of_type"))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
