@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -104,25 +105,56 @@ class GameView:
         first, second = sorted((a, b))
         return page(self.id, "pairs", f"{self.entity_slugs[first]}--{self.entity_slugs[second]}")
 
+    @functools.cached_property
+    def by_id(self) -> dict[str, RunResult]:
+        return {r.id: r for r in self.results}
+
+    @functools.cached_property
+    def _demonstrated(self) -> dict[str, frozenset[str]]:
+        return {r.id: demonstrated(r, self.game.catalogue) for r in self.results}
+
+    @functools.cached_property
+    def _by_ruling(self) -> tuple[dict[str, list[RunResult]], dict[str, list[RunResult]]]:
+        """Per ruling, the scenarios whose run demonstrates it and those whose author only declares it."""
+        shown: dict[str, list[RunResult]] = {}
+        declared: dict[str, list[RunResult]] = {}
+        for result in self.results:
+            for ruling in self._demonstrated[result.id]:
+                shown.setdefault(ruling, []).append(result)
+            if result.scenario:
+                for ruling in uncited(result, self.game.catalogue):
+                    declared.setdefault(ruling, []).append(result)
+        return shown, declared
+
+    def demonstrated_by(self, result: RunResult) -> frozenset[str]:
+        return self._demonstrated[result.id]
+
     def demonstrating(self, ruling_id: str) -> list[RunResult]:
         """Scenarios whose run demonstrates the ruling: its trace cites it (see :mod:`checker.citations`)."""
-        return [r for r in self.results if ruling_id in demonstrated(r, self.game.catalogue)]
+        return self._by_ruling[0].get(ruling_id, [])
 
     def declared_only(self, ruling_id: str) -> list[RunResult]:
         """Scenarios whose author lists the ruling but whose run does not cite it."""
-        return [r for r in self.results if r.scenario and ruling_id in uncited(r, self.game.catalogue)]
+        return self._by_ruling[1].get(ruling_id, [])
 
     def default_readings(self, result: RunResult) -> list[str]:
         """Ambiguous rulings the run read as the catalogue's default: consulted, not pinned by the scenario."""
         pinned = result.scenario.readings if isinstance(result.scenario, Scenario) else {}
         return sorted(ruling for ruling in result.readings if ruling not in pinned)
 
+    @functools.cached_property
+    def _depending(self) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for sid, exploration in sorted(self.explorations.items()):
+            own = self.by_id[sid].readings
+            for ruling in exploration.touched:
+                if exploration.depends_on(ruling, own):
+                    found.setdefault(ruling, []).append(sid)
+        return found
+
     def depending_on(self, ruling_id: str) -> list[str]:
         """Scenarios whose outcome changes with the reading of this ambiguous ruling alone."""
-        own = {r.id: r.readings for r in self.results}
-        return sorted(
-            sid for sid, exploration in self.explorations.items() if exploration.depends_on(ruling_id, own[sid])
-        )
+        return list(self._depending.get(ruling_id, []))
 
     def counts(self) -> dict[str, int]:
         catalogue = self.game.catalogue
@@ -150,7 +182,7 @@ def build_model(scenario_root: Path) -> SiteModel:
     for game_id, game in suite.games().items():
         mine = sorted((r for r in results if r.scenario and r.scenario.game == game_id), key=lambda r: r.id)
         explorations = {
-            r.id: explore_each(r.scenario, game) for r in mine if isinstance(r.scenario, Scenario) and r.readings
+            r.id: explore_each(r.scenario, game, own_run=r) for r in mine if isinstance(r.scenario, Scenario) and r.readings
         }
         views[game_id] = GameView(game, mine, explorations, interaction_graph(mine, game.catalogue))
     return SiteModel(views, [r for r in results if r.verdict == "invalid"])

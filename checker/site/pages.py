@@ -74,8 +74,15 @@ def url(source: str) -> str:
 
 
 def href(here: str, there: str) -> str:
-    relative = posixpath.relpath(url(there) or ".", url(here) or ".")
-    return "./" if relative == "." else relative + "/"
+    """The relative link from one page to another (both directory URLs, so no file name is involved)."""
+    start, target = url(here).split("/")[:-1], url(there).split("/")[:-1]
+    common = 0
+    for mine, theirs in zip(start, target):
+        if mine != theirs:
+            break
+        common += 1
+    relative = [".."] * (len(start) - common) + target[common:]
+    return "/".join(relative) + "/" if relative else "./"
 
 
 def a(here: str, there: str, text: Any, css: str = "", *, anchor: str = "") -> str:
@@ -735,7 +742,7 @@ def entity_page(view: GameView, entity: Entity) -> str:
         f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
         for r in sorted(data.get("rulings", ()))
     ) + "</ul>")
-    scenarios = [r for r in view.results if r.id in data.get("scenarios", ())]
+    scenarios = [view.by_id[sid] for sid in sorted(data.get("scenarios", ()))]
     body.append("<h2>Scenarios</h2>")
     body.append(_scenario_list(view, here, scenarios))
     body.append(_open_questions(view, here, entity))
@@ -986,7 +993,7 @@ def _ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
 
 def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     """The scenario's outcome under each reading of ``ruling``, every other reading as in the scenario."""
-    own = next(r.readings for r in view.results if r.id == scenario_id)
+    own = view.by_id[scenario_id].readings
     branches = view.explorations[scenario_id].varying(ruling.id, own)
     flats = [flatten(b.result.outcome) for b in branches]
     differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1})
