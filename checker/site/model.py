@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -172,17 +172,71 @@ class SiteModel:
     invalid: list[RunResult]
 
 
-def build_model(scenario_root: Path) -> SiteModel:
+@dataclass(frozen=True)
+class Played:
+    """One scenario file as the site shows it: its text, its run, and its run under other readings."""
+
+    text: str
+    result: RunResult
+    exploration: Exploration | None
+
+
+def play(path: Path, text: str) -> Played:
+    """Load and run the file; a scenario that consults ambiguous rulings is also run under their other
+    readings, of which only the outcome and the refusals are kept (all the pages compare)."""
+    result = suite.run_one(suite.load(path))
+    scenario = result.scenario
+    if not isinstance(scenario, Scenario) or not result.readings:
+        return Played(text, result, None)
+    explored = explore_each(scenario, suite.games()[scenario.game], own_run=result)
+    own, *others = explored.branches
+    slim = tuple(replace(b, result=replace(b.result, trace=[], checkpoints=[])) for b in others)
+    return Played(text, result, Exploration((own, *slim)))
+
+
+class PlayedCache:
+    """Every scenario file played, by path; a file whose text has not changed is not played again."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, Played] = {}
+
+    def text(self, path: str) -> str:
+        return self.files[path].text
+
+    def results(self, paths: list[Path]) -> list[tuple[RunResult, Exploration | None]]:
+        """Each file's result, in order, a scenario whose id an earlier file uses turned into an invalid result
+        (as :meth:`checker.suite.Suite.load_many` does); the cache then holds these files only."""
+        kept: dict[str, Played] = {}
+        first_file: dict[str, str] = {}
+        found: list[tuple[RunResult, Exploration | None]] = []
+        for path in paths:
+            text = path.read_text(encoding="utf-8")
+            played = self.files.get(str(path))
+            if played is None or played.text != text:
+                played = play(path, text)
+            kept[str(path)] = played
+            result, exploration = played.result, played.exploration
+            if result.scenario is not None and result.id in first_file:
+                result, exploration = suite.default().duplicate(result.scenario, first_file[result.id]), None
+            elif result.scenario is not None:
+                first_file[result.id] = result.path
+            found.append((result, exploration))
+        self.files = kept
+        return found
+
+
+def build_model(scenario_root: Path, cache: PlayedCache | None = None) -> SiteModel:
+    cache = cache if cache is not None else PlayedCache()
     try:
-        loaded = suite.load_many(suite.scenario_files([scenario_root]))
+        paths = suite.scenario_files([scenario_root])
     except InputError:  # no scenario yet: the site still shows the games, their rulings and procedures
-        loaded = []
-    results = [suite.run_one(item) for item in loaded]
+        paths = []
+    played = cache.results(paths)
+    explorations = {result.id: exploration for result, exploration in played if exploration is not None}
+    results = [result for result, _ in played]
     views: dict[str, GameView] = {}
     for game_id, game in suite.games().items():
         mine = sorted((r for r in results if r.scenario and r.scenario.game == game_id), key=lambda r: r.id)
-        explorations = {
-            r.id: explore_each(r.scenario, game, own_run=r) for r in mine if isinstance(r.scenario, Scenario) and r.readings
-        }
-        views[game_id] = GameView(game, mine, explorations, interaction_graph(mine, game.catalogue))
+        views[game_id] = GameView(game, mine, {r.id: explorations[r.id] for r in mine if r.id in explorations},
+                                  interaction_graph(mine, game.catalogue))
     return SiteModel(views, [r for r in results if r.verdict == "invalid"])

@@ -13,6 +13,7 @@ import json
 import posixpath
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from checker import reference
@@ -132,15 +133,37 @@ def toc_tokens(html_text: str) -> list[dict[str, Any]]:
     return tokens
 
 
+@dataclass(frozen=True)
+class WrittenPage:
+    """A generated page: its front matter (title, search tags and boost) and its body, already HTML."""
+
+    meta: dict[str, Any]
+    html: str
+    summary_only: bool = False  # search indexes its title and what comes before its first section, no more
+
+    @property
+    def markdown(self) -> str:
+        """The page as a Markdown file: the meta block, then the body as one raw HTML block."""
+        front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in self.meta.items())
+        return f"---\n{front}---\n\n{self.html}"
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha1(self.markdown.encode("utf-8")).hexdigest()
+
+
 def markdown_page(
-    title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1
-) -> str:
+    title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1,
+    summary_only: bool = False,
+) -> WrittenPage:
     """A page: the escaped title in the meta block, the body as one raw HTML block.
 
     A page of a game is titled with the game too (browser tabs, search results) while its
     heading stays the short title; ``game`` and ``tags`` (the kind of page) become search
     tags, so a reader can narrow a search to one game or one kind of page; ``search_boost``
-    ranks the page above (> 1) or below (< 1) others that match as well.
+    ranks the page above (> 1) or below (< 1) others that match as well. ``summary_only``: the
+    page is one of many (a ruling, a scenario, an entity, a pair), which search finds by its title
+    and summary.
     """
     lines = [line for line in body if line]
     meta: dict[str, Any] = {"title": esc(f"{title} · {game}" if game and game not in title else title)}
@@ -150,9 +173,20 @@ def markdown_page(
         meta["tags"] = [esc(tag) for tag in (game, *tags)]
     if search_boost != 1:
         meta["search"] = {"boost": search_boost}
-    front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
     content = with_heading_ids("\n".join(lines))
-    return f"---\n{front}---\n\n<div class=\"rk-page\">\n{heading}{content}\n</div>\n"
+    return WrittenPage(meta, f"<div class=\"rk-page\">\n{heading}{content}\n</div>\n", summary_only)
+
+
+# An element search skips, up to its end tag: no page nests such an element in another of its own tag.
+SEARCH_EXCLUDED = re.compile(r"<(div|table|section|p|ul|ol)\b[^>]*\sdata-search-exclude\b[^>]*>.*?</\1>", re.S)
+
+
+def searchable(html_text: str, summary_only: bool) -> str:
+    """The part of a page's HTML that search reads: without the elements marked ``data-search-exclude``
+    and, for a page of one item, only up to its first section."""
+    if summary_only and "<h2" in html_text:
+        html_text = html_text[: html_text.index("<h2")]
+    return SEARCH_EXCLUDED.sub("", html_text)
 
 
 def verdict(result: RunResult) -> str:
@@ -329,7 +363,7 @@ def table(head: list[str], rows: Iterable[list[str]]) -> str:
 # --- Home -------------------------------------------------------------------------------------
 
 
-def home(model: SiteModel) -> str:
+def home(model: SiteModel) -> WrittenPage:
     here = "index.md"
     games = [
         f"<li>{a(here, view.home(), view.game.title)} — {plural(view.counts()['rulings'], 'ruling')}, "
@@ -375,7 +409,7 @@ def home(model: SiteModel) -> str:
 # --- Game ---------------------------------------------------------------------------------------
 
 
-def game_page(view: GameView) -> str:
+def game_page(view: GameView) -> WrittenPage:
     here = view.home()
     catalogue = view.game.catalogue
     counts = view.counts()
@@ -429,7 +463,7 @@ def sections(rulings: Iterable[Ruling]) -> list[tuple[tuple[str, ...], str, list
     return runs
 
 
-def rulings_page(view: GameView) -> str:
+def rulings_page(view: GameView) -> WrittenPage:
     """Every ruling of the catalogue, section by section: status, quote, and the verdicts of the scenarios citing it."""
     here = view.rulings_page()
     body = [f"<p>{a(here, view.home(), view.game.title)} · source: <code>{esc(view.game.catalogue.document)}</code>.</p>"]
@@ -448,7 +482,7 @@ def rulings_page(view: GameView) -> str:
     return markdown_page("Rulings by section", body, game=view.game.title, tags=("rulings",))
 
 
-def vocabulary_page(view: GameView) -> str:
+def vocabulary_page(view: GameView) -> WrittenPage:
     """The game's vocabulary, as its rules module registers it: actions, effect kinds, reject reasons."""
     vocabulary = view.game.vocabulary
     body = [
@@ -473,7 +507,7 @@ def vocabulary_page(view: GameView) -> str:
     return markdown_page("What a scenario can say", body, game=view.game.title, tags=("vocabulary",))
 
 
-def facts_page(view: GameView) -> str:
+def facts_page(view: GameView) -> WrittenPage:
     """Every fact of the game's outcome schema and every default of its state schema (:mod:`checker.reference`)."""
     here = view.facts_page()
     inherited = reference.defaults(view.game)
@@ -513,7 +547,7 @@ def _excerpt(text: str, limit: int = 140) -> str:
 # --- Ruling ---------------------------------------------------------------------------------------
 
 
-def ruling_page(view: GameView, ruling: Ruling) -> str:
+def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
     here = view.ruling_page(ruling.id)
     catalogue = view.game.catalogue
     body = [
@@ -555,7 +589,8 @@ def ruling_page(view: GameView, ruling: Ruling) -> str:
     if entities:
         body.append("<h2>Entities it concerns</h2>")
         body.append("<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in entities) + "</p>")
-    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body, game=view.game.title, tags=("ruling",))
+    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body, game=view.game.title, tags=("ruling",),
+                         summary_only=True)
 
 
 def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
@@ -569,7 +604,7 @@ def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
 # --- Scenario -------------------------------------------------------------------------------------
 
 
-def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
+def scenario_page(view: GameView, result: RunResult, raw_text: str) -> WrittenPage:
     scenario = result.scenario
     assert scenario is not None
     here = view.scenario_page(scenario.id)
@@ -637,7 +672,7 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
         body.append(_ruling_made(view, here, scenario.ruling))
     body.append(f'<h2 id="{SCENARIO_FILE}">Scenario file</h2>')
     body.append(code_block(raw_text, copy=True))
-    return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",))
+    return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",), summary_only=True)
 
 
 def _demonstrates(view: GameView, here: str, result: RunResult) -> str:
@@ -714,7 +749,7 @@ def _cause(step: TraceStep, actions: tuple[Any, ...]) -> str:
 # --- Entity ---------------------------------------------------------------------------------------
 
 
-def entity_page(view: GameView, entity: Entity) -> str:
+def entity_page(view: GameView, entity: Entity) -> WrittenPage:
     here = view.entity_page(entity)
     kind, name = entity
     data = view.graph.nodes[entity]
@@ -747,7 +782,7 @@ def entity_page(view: GameView, entity: Entity) -> str:
     body.append(_scenario_list(view, here, scenarios))
     body.append(_open_questions(view, here, entity))
     return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
-                         search_boost=ENTITY_SEARCH_BOOST)
+                         search_boost=ENTITY_SEARCH_BOOST, summary_only=True)
 
 
 def _definition(view: GameView, here: str, entity: Entity) -> str:
@@ -803,7 +838,7 @@ def _open_questions(view: GameView, here: str, entity: Entity) -> str:
 # --- Pairs ------------------------------------------------------------------------------------------
 
 
-def pair_page(view: GameView, first: Entity, second: Entity) -> str:
+def pair_page(view: GameView, first: Entity, second: Entity) -> WrittenPage:
     """Every scenario in which the engine made the two interact: verdict, what it did, the rulings cited."""
     here = view.pair_page(first, second)
     found = meetings(view, first, second)
@@ -830,7 +865,7 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> str:
                          for r in rulings) + "</ul>",
     ]
     return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",),
-                         search_boost=PAIR_SEARCH_BOOST)
+                         search_boost=PAIR_SEARCH_BOOST, summary_only=True)
 
 
 def pair_picker_data(view: GameView) -> str:
@@ -875,7 +910,7 @@ def pair_picker(view: GameView) -> str:
 # --- Coverage and disputes ------------------------------------------------------------------------
 
 
-def coverage_page(model: SiteModel) -> str:
+def coverage_page(model: SiteModel) -> WrittenPage:
     here = "coverage.md"
     body: list[str] = []
     for view in model.games.values():
@@ -913,7 +948,7 @@ def coverage_page(model: SiteModel) -> str:
     return markdown_page("Coverage", body)
 
 
-def disputes_page(model: SiteModel) -> str:
+def disputes_page(model: SiteModel) -> WrittenPage:
     here = "disputes.md"
     body: list[str] = [
         "<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
@@ -1036,8 +1071,8 @@ def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
 # --- All pages ------------------------------------------------------------------------------------
 
 
-def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
-    """Every generated page (and the game pages' JSON data) by source path. ``read_file(path)`` returns a scenario file's text."""
+def all_pages(model: SiteModel, read_file: Any) -> dict[str, WrittenPage | str]:
+    """Every generated page (and the game pages' JSON data, as text) by source path. ``read_file(path)`` returns a scenario file's text."""
     pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
     for view in model.games.values():
         pages[view.home()] = game_page(view)
