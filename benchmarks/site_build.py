@@ -108,12 +108,13 @@ def serve_rebuilds(edits: int) -> None:
         config_file = str(site_config(ROOT / "mkdocs.yml", work, scenarios, ROOT / "node_modules"))
         serve_url = "http://127.0.0.1:8000/"
 
-        def rebuild(dirty: bool) -> float:
-            start = time.perf_counter()
+        def rebuild(dirty: bool) -> tuple[float, float]:
+            """Wall and CPU seconds (the machine is shared: the CPU time is what an idle one would wait)."""
+            start, cpu = time.perf_counter(), time.process_time()
             config = load_config(config_file)
             config.site_url = serve_url
             build(config, serve_url=serve_url, dirty=dirty)
-            return time.perf_counter() - start
+            return time.perf_counter() - start, time.process_time() - cpu
 
         config = load_config(config_file)
         config.plugins.on_startup(command="serve", dirty=True)
@@ -125,11 +126,13 @@ def serve_rebuilds(edits: int) -> None:
             path.write_text(text.replace("\ntitle: ", f"\ntitle: Edit {number}: ", 1), encoding="utf-8")
             times.append(rebuild(True))
         pages = len(pages_of(work / "site"))
-        print(f"mkdocs serve --dirty, real corpus ({pages} pages): first build {first:.1f} s; rebuild after one "
-              f"scenario edit: median {statistics.median(times):.2f} s of {len(times)} "
-              f"({', '.join(f'{t:.2f}' for t in times)}) (goal ≤ 2 s)")
+        walls, cpus = [t[0] for t in times], [t[1] for t in times]
+        print(f"mkdocs serve --dirty, real corpus ({pages} pages): first build {first[0]:.1f} s ({first[1]:.1f} s CPU)")
+        print(f"rebuild after one scenario edit, median of {len(times)}: {statistics.median(walls):.2f} s wall, "
+              f"{statistics.median(cpus):.2f} s CPU (goal ≤ 2 s); each: "
+              + ", ".join(f"{w:.2f}/{c:.2f}" for w, c in times))
         full = rebuild(False)
-        print(f"the same rebuild without --dirty (every page rendered and written again): {full:.1f} s")
+        print(f"the same rebuild without --dirty (every page rendered and written again): {full[0]:.1f} s ({full[1]:.1f} s CPU)")
 
 
 # --- The report ------------------------------------------------------------------------------------------

@@ -199,6 +199,16 @@ class PlayedCache:
 
     def __init__(self) -> None:
         self.files: dict[str, Played] = {}
+        self.views: dict[str, tuple[tuple[RunResult, ...], GameView]] = {}  # by game, with the results it shows
+
+    def view(self, game: Game, results: list[RunResult], explorations: dict[str, Exploration]) -> GameView:
+        """The game's view of these results: the last build's when its results are the same objects."""
+        kept = self.views.get(game.id)
+        if kept is None or len(kept[0]) != len(results) or any(a is not b for a, b in zip(kept[0], results)):
+            view = GameView(game, results, {r.id: explorations[r.id] for r in results if r.id in explorations},
+                            interaction_graph(results, game.catalogue))
+            kept = self.views[game.id] = (tuple(results), view)
+        return kept[1]
 
     def text(self, path: str) -> str:
         return self.files[path].text
@@ -237,6 +247,5 @@ def build_model(scenario_root: Path, cache: PlayedCache | None = None) -> SiteMo
     views: dict[str, GameView] = {}
     for game_id, game in suite.games().items():
         mine = sorted((r for r in results if r.scenario and r.scenario.game == game_id), key=lambda r: r.id)
-        views[game_id] = GameView(game, mine, {r.id: explorations[r.id] for r in mine if r.id in explorations},
-                                  interaction_graph(mine, game.catalogue))
+        views[game_id] = cache.view(game, mine, explorations)
     return SiteModel(views, [r for r in results if r.verdict == "invalid"])

@@ -6,6 +6,7 @@ relative, computed from page source paths, so the site works from any folder.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import itertools
@@ -142,12 +143,17 @@ class WrittenPage:
     summary_only: bool = False  # search indexes its title and what comes before its first section, no more
 
     @property
-    def markdown(self) -> str:
-        """The page as a Markdown file: the meta block, then the body as one raw HTML block."""
+    def front_matter(self) -> str:
+        """The meta block of the page as a Markdown file."""
         front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in self.meta.items())
-        return f"---\n{front}---\n\n{self.html}"
+        return f"---\n{front}---\n\n"
 
     @property
+    def markdown(self) -> str:
+        """The page as a Markdown file: the meta block, then the body as one raw HTML block."""
+        return self.front_matter + self.html
+
+    @functools.cached_property
     def digest(self) -> str:
         return hashlib.sha1(self.markdown.encode("utf-8")).hexdigest()
 
@@ -1071,22 +1077,34 @@ def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
 # --- All pages ------------------------------------------------------------------------------------
 
 
-def all_pages(model: SiteModel, read_file: Any) -> dict[str, WrittenPage | str]:
-    """Every generated page (and the game pages' JSON data, as text) by source path. ``read_file(path)`` returns a scenario file's text."""
-    pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
+Pages = dict[str, "WrittenPage | str"]
+
+
+def all_pages(model: SiteModel, read_file: Any, game_pages: Any = None) -> Pages:
+    """Every generated page (and the game pages' JSON data, as text) by source path. ``read_file(path)`` returns
+    a scenario file's text; ``game_pages(view)`` gives a game's pages (default :func:`pages_of_game`)."""
+    pages: Pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
     for view in model.games.values():
-        pages[view.home()] = game_page(view)
-        pages[view.vocabulary_page()] = vocabulary_page(view)
-        pages[view.facts_page()] = facts_page(view)
-        pages[view.rulings_page()] = rulings_page(view)
-        for ruling in view.game.catalogue.rulings:
-            pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
-        for result in view.results:
-            pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
-        for entity in view.graph:
-            pages[view.entity_page(entity)] = entity_page(view, entity)
-        for first, second in connected_pairs(view):
-            pages[view.pair_page(first, second)] = pair_page(view, first, second)
-        pages[view.pairs_data()] = pair_picker_data(view)
+        pages.update(game_pages(view) if game_pages is not None else pages_of_game(view, read_file))
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.(md|json)$", p) and ".." not in p for p in pages)
+    return pages
+
+
+def pages_of_game(view: GameView, read_file: Any) -> Pages:
+    """A game's own pages: they depend on its scenarios' runs and nothing else."""
+    pages: Pages = {
+        view.home(): game_page(view),
+        view.vocabulary_page(): vocabulary_page(view),
+        view.facts_page(): facts_page(view),
+        view.rulings_page(): rulings_page(view),
+    }
+    for ruling in view.game.catalogue.rulings:
+        pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
+    for result in view.results:
+        pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
+    for entity in view.graph:
+        pages[view.entity_page(entity)] = entity_page(view, entity)
+    for first, second in connected_pairs(view):
+        pages[view.pair_page(first, second)] = pair_page(view, first, second)
+    pages[view.pairs_data()] = pair_picker_data(view)
     return pages

@@ -18,10 +18,13 @@ and writes only the pages whose text changed.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Any, Literal
 
+import jinja2
+import jinja2.bccache
 from material.plugins.search.plugin import Parser, SearchIndex
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -34,8 +37,8 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from checker.site.model import PlayedCache, build_model
-from checker.site.pages import WrittenPage, all_pages, searchable, toc_tokens
+from checker.site.model import GameView, PlayedCache, build_model
+from checker.site.pages import Pages, WrittenPage, all_pages, pages_of_game, searchable, toc_tokens
 
 ASSETS = Path(__file__).parent / "assets"
 GAMES = Path(__file__).parent.parent / "games"
@@ -80,21 +83,41 @@ class GeneratedPage(Page):
         self.links_to_anchors = {}
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The theme's templates, compiled once for every rebuild of ``mkdocs serve`` (each gets a new environment)."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
 class RulingsPlugin(BasePlugin[RulingsConfig]):
     def __init__(self) -> None:
         super().__init__()
         self.dirty = False
         self.played = PlayedCache()
+        self.templates = CompiledTemplates()
         self.digests: dict[str, str] = {}  # by source path, as last built
+        self.settings = ""  # the text of mkdocs.yml, as last built: the navigation and theme of every page
         self.search: dict[str, list[dict[str, Any]]] = {}  # each generated page's search entries, as last built
         self.written: dict[str, WrittenPage] = {}  # this build's pages, until each is read
+        self.nav_html: dict[str, str] = {}  # the HTML of a page in the navigation, between reading and rendering
         self.summaries: set[str] = set()  # pages that search finds by their title and summary
+        self.game_pages: dict[str, tuple[GameView, Pages]] = {}  # by game: the view they show, its pages
 
     def _root(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.dirty = dirty
+        if dirty:
+            logging.getLogger("mkdocs.commands.build").addFilter(_dirty_warning_as_information)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         from checker.suite import games
@@ -108,8 +131,9 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         root = self._root(config)
         model = build_model(root / self.config.scenarios, self.played)
-        generated = all_pages(model, self.played.text)
+        generated = all_pages(model, self.played.text, self._pages_of_game)
         digests: dict[str, str] = {}
+        settings = Path(config.config_file_path).read_text(encoding="utf-8")
         self.written = {}
         self.summaries = {source for source, page in generated.items() if isinstance(page, WrittenPage) and page.summary_only}
         for source, page in generated.items():
@@ -117,16 +141,17 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
             if existing is not None:
                 files.remove(existing)
             if isinstance(page, WrittenPage):
-                self.written[source] = page
                 file = GeneratedFile.generated(config, source, content="")  # read from self.written
                 digests[source] = page.digest
             else:
                 file = GeneratedFile.generated(config, source, content=page)
                 digests[source] = WrittenPage({}, page).digest
-            file.modified = not self.dirty or digests[source] != self.digests.get(source)
+            file.modified = not self.dirty or settings != self.settings or digests[source] != self.digests.get(source)
+            if file.modified and isinstance(page, WrittenPage):
+                self.written[source] = page
             files.append(file)
         self._forget(config, set(self.digests) - set(digests))
-        self.digests = digests
+        self.digests, self.settings = digests, settings
         modules = root / self.config.node_modules
         for target, source in VENDOR.items():
             path = modules / source
@@ -136,6 +161,15 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         for target, source in OURS.items():
             files.append(File.generated(config, target, abs_src_path=str(ASSETS / source)))
         return files
+
+    def _pages_of_game(self, view: GameView) -> Pages:
+        """A game's pages, written again only when the game's view changed since the last build."""
+        if not self.dirty:  # a single build: nothing to keep
+            return pages_of_game(view, self.played.text)
+        kept = self.game_pages.get(view.id)
+        if kept is None or kept[0] is not view:
+            kept = self.game_pages[view.id] = (view, pages_of_game(view, self.played.text))
+        return kept[1]
 
     def _forget(self, config: MkDocsConfig, gone: set[str]) -> None:
         """Pages of scenarios or entities that no longer exist: their output and search entries go too."""
@@ -153,20 +187,29 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         return nav
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
-        """A generated page in the navigation is read as Markdown: its meta block and its HTML."""
+        """A generated page in the navigation is read as a Markdown file of its meta block alone; its HTML
+        replaces what Markdown makes of that (nothing) in :meth:`on_page_content`."""
         written = self.written.pop(page.file.src_uri, None)
-        return written.markdown if written is not None else None
+        if written is None:
+            return None
+        self.nav_html[page.file.src_uri] = written.html
+        return written.front_matter
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """A generated page's headings are HTML, which Markdown's table of contents does not see: build it here.
-        Its search entries are made here too, and the search plugin leaves the page to us."""
+        """A generated page's search entries; the search plugin leaves the page to us."""
         if page.file.src_uri not in self.digests:
             return html
-        if len(page.toc) == 0:
+        if page.file.src_uri in self.nav_html:
+            html = self.nav_html.pop(page.file.src_uri)
             page.toc = get_toc(toc_tokens(html))
+            page.present_anchor_ids = set(ANCHOR.findall(html))
         self.search[page.file.src_uri] = search_entries(page, searchable(html, page.file.src_uri in self.summaries))
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         return html
+
+    def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        env.bytecode_cache = self.templates
+        return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         if page.file.src_uri in self.digests:
@@ -188,6 +231,15 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         server.watch(str(GAMES))
         server.watch(str(ASSETS))
         return server
+
+
+def _dirty_warning_as_information(record: logging.LogRecord) -> bool:
+    """MkDocs warns that a dirty build may leave pages with a stale navigation, which ``strict: true`` counts
+    as an error; this plugin renders again every page whose text or whose site configuration changed, so
+    the warning is shown as information (it still holds for the Markdown pages of ``docs/``)."""
+    if record.levelno == logging.WARNING and record.getMessage().startswith("A 'dirty' build is being performed"):
+        record.levelno, record.levelname = logging.INFO, "INFO"
+    return True
 
 
 def search_entries(page: Page, html: str) -> list[dict[str, Any]]:
