@@ -133,6 +133,7 @@ def serve_rebuilds(edits: int) -> None:
               + ", ".join(f"{w:.2f}/{c:.2f}" for w, c in times))
         full = rebuild(False)
         print(f"the same rebuild without --dirty (every page rendered and written again): {full[0]:.1f} s ({full[1]:.1f} s CPU)")
+        config.plugins.on_shutdown()
 
 
 # --- The report ------------------------------------------------------------------------------------------

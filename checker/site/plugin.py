@@ -119,6 +119,10 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         if dirty:
             logging.getLogger("mkdocs.commands.build").addFilter(_dirty_warning_as_information)
 
+    def on_shutdown(self) -> None:
+        logging.getLogger("mkdocs.commands.build").removeFilter(_dirty_warning_as_information)
+        self.__init__()  # type: ignore[misc]  # the next build in this process starts afresh
+
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         from checker.suite import games
 
