@@ -233,8 +233,9 @@ class Validator:
     and why.
     """
 
-    def __init__(self, games: Mapping[str, Game]) -> None:
-        self.schema = build_schema(games)
+    def __init__(self, games: Mapping[str, Game], schema: dict[str, Any] | None = None) -> None:
+        """``schema``: what :func:`build_schema` makes of ``games``, when it is already at hand."""
+        self.schema = build_schema(games) if schema is None else schema
         self._compiled = jsonschema_rs.Draft7Validator(self.schema)
         self._explaining: jsonschema.Draft7Validator | None = None
 

@@ -15,12 +15,19 @@ from checker.game import Game
 @functools.cache
 def registry() -> dict[str, Game]:
     """Every game found under this package, by game id, in id order."""
-    games: dict[str, Game] = {}
+    return {game_id: importlib.import_module(package).GAME for game_id, package in packages().items()}
+
+
+@functools.cache
+def packages() -> dict[str, str]:
+    """The package of every game found under this package, by game id, in id order (imports them all)."""
+    found: dict[str, str] = {}
     for module in pkgutil.iter_modules(__path__):
         if not module.ispkg:
             continue
-        game = importlib.import_module(f"{__name__}.{module.name}").GAME
-        if game.id in games:
+        package = f"{__name__}.{module.name}"
+        game = importlib.import_module(package).GAME
+        if game.id in found:
             raise RuntimeError(f"two games claim the id {game.id!r}")
-        games[game.id] = game
-    return dict(sorted(games.items()))
+        found[game.id] = package
+    return dict(sorted(found.items()))
