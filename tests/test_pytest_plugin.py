@@ -99,6 +99,13 @@ def test_dash_k_selects_scenarios_by_id_or_file_name(project: pytest.Pytester) -
     project.runpytest("-k", "rounding").assert_outcomes(passed=2)
 
 
+def test_ignore_leaves_a_file_out_of_its_group(project: pytest.Pytester) -> None:
+    break_counter(project)
+    project.runpytest("--ignore", file_of(project, "counter-rounding")).assert_outcomes(passed=1)
+    result = project.runpytest("--collect-only", "-q", "--ignore", file_of(project, "counter-rounding"))
+    result.stdout.fnmatch_lines(["scenarios/monster-rancher-bc2::leaf-zero-at-one-lp..sponge-rounding"])
+
+
 def test_dash_x_stops_at_the_first_failing_item(project: pytest.Pytester) -> None:
     break_counter(project)
     project.runpytest(*ONE_EACH).assert_outcomes(passed=2, failed=1)
