@@ -10,7 +10,6 @@ from the imported games.
 from __future__ import annotations
 
 import hashlib
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -29,8 +28,7 @@ class LazyGames(Mapping[str, Game]):
         self._packages = dict(packages)
 
     def __getitem__(self, game_id: str) -> Game:
-        game: Game = importlib.import_module(self._packages[game_id]).GAME
-        return game
+        return games.game_in(self._packages[game_id])
 
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._packages

@@ -15,7 +15,7 @@ from checker.game import Game
 @functools.cache
 def registry() -> dict[str, Game]:
     """Every game found under this package, by game id, in id order."""
-    return {game_id: importlib.import_module(package).GAME for game_id, package in packages().items()}
+    return {game_id: game_in(package) for game_id, package in packages().items()}
 
 
 @functools.cache
@@ -26,8 +26,15 @@ def packages() -> dict[str, str]:
         if not module.ispkg:
             continue
         package = f"{__name__}.{module.name}"
-        game = importlib.import_module(package).GAME
-        if game.id in found:
-            raise RuntimeError(f"two games claim the id {game.id!r}")
-        found[game.id] = package
+        game_id = game_in(package).id
+        if game_id in found:
+            raise RuntimeError(f"two games claim the id {game_id!r}")
+        found[game_id] = package
     return dict(sorted(found.items()))
+
+
+@functools.cache
+def game_in(package: str) -> Game:
+    """The game of one package under this one, imported when first asked for."""
+    game: Game = importlib.import_module(package).GAME
+    return game
