@@ -96,6 +96,9 @@ vocabulary.reasons(
     dual_both_in_play="A DUAL MAMODO card cannot be put in play while both of its specified MAMODO cards are in play.",
     cannot_be_defended="The Attack cannot be Defended.",
     no_battle_icon="A No Battle SPELL card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
+    coin_redo_not_an_action="An effect that changes a coin toss is applied right after the coins are flipped, without an Action; "
+    "it is no cut-in effect.",
+    coin_redo_not_transferable="The right to use the effect cannot be transferred to the other player.",
 )
 
 REGULAR_MAMODO = "zb.amb.regular-mamodo"
@@ -145,6 +148,10 @@ def card(name: str) -> Entity:
 BOOK, MP, BATTLE, DAMAGE, INJURY = (mechanic(m) for m in ("Spell Book", "MP", "Battle", "Damage", "Injury"))
 ACTION, PETRIFIED, PROTECT = mechanic("Action"), mechanic("Petrified"), mechanic("SACRIFICE / PROTECT")
 CUT_IN, STAY, STANDBY, CANNOT = mechanic("Cut-In"), mechanic("[STAY]"), mechanic("[STANDBY]"), mechanic('"Cannot"')
+COIN_TOSS = mechanic("coin toss")
+COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card's effect flips lands (chance, written down)."}
+COINS = {"type": "array", "items": COIN, "description": "How the coins an effect flips as it is declared land (chance, written down: "
+         "heads is the side with a mamodo's face)."}
 
 
 # === Spell Book Construction =====================================================================
@@ -804,11 +811,17 @@ def alter_book(context: Context, state: State, action: Mapping[str, Any]) -> Non
                            "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against the effect's Damage."},
                            "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
                                             "description": "Damage X times: the MAMODO card that PROTECTS against each infliction "
-                                            "(null: none)."}},
+                                            "(null: none)."},
+                           "coins": COINS},
                    required=["player", "card"])
 def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]
     effect = _chosen_effect(context, state, player, name, action.get("effect", 0))
+    if effect.kind == "redo-coins":
+        context.note("zb.qa.q14", f"{name}'s effect changes a coin toss: it is no cut-in effect and is applied right after coins "
+                     "are flipped (redo-coins)", involves=[card(name), COIN_TOSS])
+        raise context.reject("coin-redo-not-an-action", f"{name}'s effect re-does a coin toss: it negates nothing and is applied "
+                             "without an Action", "zb.qa.q14", involves=[card(name), COIN_TOSS])
     in_battle = state.step in ("attack", "defend", "apply-effects")
     if effect.is_cut_in:
         _check_cut_in(context, state, player, name, effect, action.get("target"))
@@ -885,6 +898,8 @@ def _check_phase_owner(context: Context, state: State, player: Player, name: str
 def _pay_and_apply(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any],
                    *, respondable: bool = True) -> None:
     """Pay an applied effect's cost, then resolve it: at once, open to a cut-in effect as the next Action if ``respondable``."""
+    if effect.coins:
+        _flip_effect_coins(context, state, player.name, name, effect, action)
     _pay(context, state, player, name, effect)
     if effect.is_cut_in:
         _cut_in(context, state, player.name, name, effect, action)
@@ -1132,9 +1147,6 @@ def _return_no_battle_spells(context: Context, player: Player) -> None:
 
 
 # === Declaring "Battle In!" and the Battle =======================================================
-
-
-COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card's effect flips lands (chance, written down)."}
 
 
 @vocabulary.action("battle-in", 'An Action of the Attacker: declare "Battle In!" with a SPELL card for an in-play MAMODO card.',
@@ -2001,6 +2013,13 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
     if effect.keep is not None:
         _keep(context, state, owner, source, effect)
         return
+    if effect.coins:
+        heads = _heads(context, source, effect, action)
+        context.note("zb.glossary.coin", f"{source}: {heads} heads (the side with a mamodo's face): the effect acts {heads} time(s)",
+                     involves=[card(source), COIN_TOSS], heads=heads)
+        for _ in range(heads):
+            _resolve_effect(context, state, owner, source, replace(effect, coins=0), action)
+        return
     handler: EffectHandler = vocabulary.effect_handler("effect", effect.kind)
     with context.involving(card(source)):
         handler(context, state, owner, source, effect, action)
@@ -2011,6 +2030,14 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
 
 def _whom(effect: Effect, owner: str) -> str:
     return owner if effect.whose == "self" else other(owner)
+
+
+def _affected(context: Context, source: str, effect: Effect, owner: str) -> str:
+    """"You" in an effect's text is its player, the owner of the card; "your opponent" the other player."""
+    context.note("zb.glossary.player", f"{source}'s player is its owner, {owner}", involves=[card(source)])
+    if effect.whose != "self":
+        context.note("zb.glossary.opponent", f"{source}'s opponent is the other player, {other(owner)}", involves=[card(source)])
+    return _whom(effect, owner)
 
 
 EFFECT_COMMON = {
@@ -2040,7 +2067,14 @@ EFFECT_COMMON = {
     "if_mp_at_least": {"type": "integer", "minimum": 0, "description": "The effect does something only if the player it affects "
                        "has at least this many MP."},
     "once_per_game": {"type": "boolean", "description": "\"This effect can be applied only once per game (per player)\"."},
-    "of_type": {"enum": ["MAMODO", "PARTNER", "MJ12"], "description": "A prohibit effect: only the effects of cards of this type."},
+    "of_type": {"enum": ["MAMODO", "PARTNER", "MJ12"], "description": "A prohibit effect: only the effects of cards of this type; an "
+                "effect that selects: \"Select 1 *type* card\" (without it, \"Select 1 card\": any type)."},
+    "coins": {"type": "integer", "minimum": 1, "description": "\"Flip X coins\": flipped as the effect is declared (apply-effect coins), "
+              "it acts once for each heads."},
+    "min_power": {"type": "integer", "minimum": 0, "description": "The effect selects only a MAMODO card with at least this much Power."},
+    "only_as": {"enum": ["attacker", "defender"], "description": "\"When you are the Attacker (Defender)\": the effect is applied only "
+                "in that role."},
+    "select_all": {"type": "boolean", "description": "\"Select all *type* cards\": every such card of the opponent's side."},
 }
 
 
@@ -2049,6 +2083,69 @@ def _effect_params(**own: Any) -> dict[str, Any]:
 
 
 AMOUNT = {"type": "integer", "minimum": 0}
+
+
+# --- Coins (Q14) --------------------------------------------------------------------------------
+
+
+def _heads(context: Context, source: str, effect: Effect, action: Mapping[str, Any]) -> int:
+    coins = list(action.get("coins") or [])
+    if len(coins) != effect.coins:
+        raise context.reject("no-such-choice", f"{source}'s effect flips {effect.coins} coin(s): the scenario writes how each lands "
+                             f"(coins: {effect.coins} of heads or tails), not {coins}", "zb.battle.coins-at-declaration",
+                             involves=[card(source), COIN_TOSS])
+    return coins.count("heads")
+
+
+def _flip_effect_coins(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """An effect that flips coins flips all of them as it is declared; a coin re-do effect may follow at once."""
+    coins = ", ".join(action.get("coins") or [])
+    _heads(context, source, effect, action)
+    context.note("zb.battle.coins-at-declaration", f"{source}'s {effect.coins} coin(s) are flipped as it is declared: {coins}",
+                 involves=[card(source), COIN_TOSS])
+    state.coin_toss, state.coin_redo = (owner, source), None
+
+
+@vocabulary.effect("redo-coins", "Re-do the coin toss of the effect whose coins were just flipped (the action redo-coins, "
+                   "without an Action).", params=_effect_params())
+def redo_coins_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note("zb.qa.q14", f"{source}'s effect changes the outcome of a coin toss", involves=[card(source), COIN_TOSS])
+
+
+@vocabulary.action("redo-coins", "Right after the coins of an effect are flipped, without an Action: a player applies the effect of "
+                   "their own in-play card that re-does the coin toss; the effect resolves again with the new result.",
+                   params={"player": ref("player"), "card": ref("card-name"), "effect": {"type": "integer", "minimum": 0},
+                           "coins": COINS},
+                   required=["player", "card", "coins"])
+def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player, name = state.players[action["player"]], action["card"]
+    owner = other(player.name)
+    _refuse_when_over(context, state)
+    if _holder(player, name) is None and _holder(state.players[owner], name) is not None:
+        context.note("zb.qa.q14", f"The right to use {name}'s effect is {owner}'s: it cannot be transferred to {player.name}",
+                     involves=[card(name), COIN_TOSS])
+        raise context.reject("coin-redo-not-transferable", f"{name} is {owner}'s card: only {owner} may apply its effect", "zb.qa.q14",
+                             involves=[card(name), COIN_TOSS])
+    effect = _chosen_effect(context, state, player, name, action.get("effect", 0))
+    if effect.kind != "redo-coins":
+        raise context.reject("no-such-effect", f"{name}'s effect does not change a coin toss", involves=[card(name)])
+    top = state.stack.top
+    if state.coin_toss is None or top is None or top.card != state.coin_toss[1] or top.effect.before is None:
+        raise context.reject("not-now", "no coins were just flipped: a coin re-do effect is used immediately after the coins of an "
+                             "effect are flipped", "zb.qa.q14", involves=[card(name), COIN_TOSS])
+    context.note("zb.qa.q14", f"{player.name} applies {name}'s effect right after {top.card}'s coins are flipped, without an Action",
+                 involves=[card(name), card(top.card), COIN_TOSS])
+    restored: State = deep_copy(top.effect.before)
+    _pay(context, restored, restored.players[player.name], name, effect)
+    redone = replace(top.effect, action={**top.effect.action, "coins": list(action["coins"])}, before=deep_copy(restored))
+    restored.stack = ResponseStack(state.stack.links[:-1]).push(replace(top, effect=redone))
+    for kept in ("priority", "passes", "step", "previous_action", "current_action", "coin_toss"):
+        setattr(restored, kept, getattr(state, kept))
+    restored.coin_redo = name
+    vars(state).update(vars(restored))
+    state.log.append(f"{name}: redo-coins")
+    for then in top.effect.effects:
+        _resolve_effect(context, state, top.player, top.card, then, redone.action)
 
 
 @vocabulary.effect("power", "Adds 'amount' Power: in a Battle to its side's Total Power, from an EVENT card until the END PHASE, "
@@ -2084,13 +2181,13 @@ def coin_power(context: Context, state: State, owner: str, source: str, effect: 
 
 @vocabulary.effect("gain-mp", "Its owner (whose: self) or the opponent gets 'amount' MP.", params=_effect_params(amount=AMOUNT))
 def gain_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    _change_mp(context, state, source, effect, _whom(effect, owner), effect.amount)
+    _change_mp(context, state, source, effect, _affected(context, source, effect, owner), effect.amount)
 
 
 @vocabulary.effect("lose-mp", "Reduces the MP of the opponent (or of its owner) by 'amount', to 0 at the least.",
                    params=_effect_params(amount=AMOUNT))
 def lose_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    _change_mp(context, state, source, effect, _whom(effect, owner), -effect.amount)
+    _change_mp(context, state, source, effect, _affected(context, source, effect, owner), -effect.amount)
     _not_a_negation(context, state, "the reduction of MP")
 
 
@@ -2806,6 +2903,11 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
                  involves=[card(name), CUT_IN])
     context.note("zb.glossary.just-played", "\"Just played/applied\": the card or effect of the previous Action"
                  + (f" ({top.card}, {top.player}'s)" if top is not None else ": none is waiting"), involves=[CUT_IN])
+    if wanted_card is not None and wanted_card == state.coin_redo:
+        context.note("zb.qa.q14", f"{wanted_card}'s effect changed the outcome of a coin toss: cut-in effects cannot negate it",
+                     involves=[card(name), card(wanted_card), COIN_TOSS])
+        raise context.reject("cannot-be-negated", f"{wanted_card}'s coin re-do cannot be negated by {name}'s cut-in effect", "zb.qa.q14",
+                             involves=[card(name), card(wanted_card), CUT_IN])
     if top is None or top.player == player.name:
         _note_in_play_not_cut_in(context, state, other(player.name))
         last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
@@ -3008,6 +3110,10 @@ def _in_play_active(context: Context, state: State, owner: str, source: str) -> 
 
 def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
+    if action["action"] == "redo-coins":
+        return
+    if not _is_cut_in(state, action):
+        state.coin_toss, state.coin_redo = None, None
     name = action.get("card") or action.get("spell") or action.get("effect_of")
     current = (action["player"], name) if action.get("player") and name else None
     state.previous_action, state.current_action = state.current_action, current

@@ -73,7 +73,11 @@ class Effect:
     stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
     once_per_game: bool = False  # "This effect can be applied only once per game (per player)"
     if_mp_at_least: int = 0  # the effect does something only if the player it affects has at least this many MP
-    of_type: str | None = None  # prohibit: only the effects of cards of this type (PARTNER, MAMODO, MJ12)
+    of_type: str | None = None  # prohibit: only the effects of cards of this type (PARTNER, MAMODO, MJ12); select: "Select 1 *type* card"
+    coins: int = 0  # "Flip X coins" as the effect is declared: it acts once for each heads
+    min_power: int = 0  # the effect selects only a MAMODO card with at least this much Power
+    only_as: str | None = None  # "When you are the Attacker (Defender)": attacker or defender
+    select_all: bool = False  # "Select all *type* cards": every card of the type on the opponent's side
 
     @property
     def passes_prohibitions(self) -> bool:
@@ -210,6 +214,7 @@ class Kept:
     source: str
     effect: Effect
     zone: str  # stay, standby, turn
+    turn: int = 0  # the turn it was applied in
 
     @property
     def label(self) -> str:
@@ -275,6 +280,8 @@ class State:
     stack: ResponseStack[Applied] = field(default_factory=ResponseStack)  # effects just applied and the cut-ins against them
     current_action: tuple[str, str] | None = None  # (player, card) of the Action being performed, if it plays or applies a card
     previous_action: tuple[str, str] | None = None  # the same for the Action before it
+    coin_toss: tuple[str, str] | None = None  # (player, card) of the effect whose coins were just flipped
+    coin_redo: str | None = None  # the card whose effect re-did those coins
 
     @property
     def defender(self) -> str:
@@ -295,7 +302,9 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
                   cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
                   regardless_of_card_effects=raw.get("regardless_of_card_effects", False),
                   times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False),
-                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0), of_type=raw.get("of_type"))
+                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0), of_type=raw.get("of_type"),
+                  coins=raw.get("coins", 0), min_power=raw.get("min_power", 0), only_as=raw.get("only_as"),
+                  select_all=raw.get("select_all", False))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
