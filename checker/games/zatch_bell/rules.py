@@ -832,7 +832,7 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
     else:
         if effect.is_battle_effect:
             raise context.reject("not-in-non-battle", f"{name}'s effect has the Battle icon: it is applied in a Battle",
-                                 "zb.mamodo.icon-area", involves=[card(name)])
+                                 _icon_area(state, name), involves=[card(name)])
         if not effect.is_cut_in:
             _take_action(context, state, player.name, "an effect", action)
         else:
@@ -964,7 +964,7 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     context.note(EITHER_PHASE[state.card(name).type], f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE",
                  involves=[card(name)])
     context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
-    context.note("zb.mamodo.icon-area", f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
+    context.note(_icon_area(state, name), f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
     if effect.is_battle_effect:
         context.note("zb.battle-effects.icon", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
         context.note("zb.battle-effects.icon-caption", f"{name}'s effect is marked with the Battle icon: a \"Battle\" effect",
@@ -980,6 +980,11 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     else:
         state.priority = other(player.name)
         context.note(PRIORITY_AFTER_BATTLE_EFFECT, f"{other(player.name)} may act next, as after any Action", involves=[ACTION])
+
+
+def _icon_area(state: State, name: str) -> str:
+    """The card face's Icon Area: the same sentence on MAMODO and PARTNER cards."""
+    return "zb.partner.icon-area" if state.card(name).type == "PARTNER" else "zb.mamodo.icon-area"
 
 
 def _allowed_in_battle(context: Context, effect: Effect) -> bool:
@@ -1740,6 +1745,8 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     context.note("zb.battle.attacker-wins-effects", f"{state.attacker}, the Attacker, wins: {spell.name}'s effects are resolved",
                  involves=[card(spell.name)])
     context.note("zb.spell.damage", f"{spell.name}'s Damage: {spell.damage}", involves=[card(spell.name)], damage=spell.damage)
+    if _damage_negated(context, state, state.defender, spell.name):
+        return
     if spell.damage:
         _damage_book(context, state, state.defender, spell.damage, action.get("protect"), "zb.battle.win-damage")
     else:
@@ -1760,6 +1767,15 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     context.note("zb.battle.win-other-effects", f"Other effects: {len(others)}", involves=[card(spell.name)])
     for effect in others:
         _resolve_effect(context, state, state.attacker, spell.name, effect, action)
+
+
+def _damage_negated(context: Context, state: State, victim: str, spell: str) -> bool:
+    """A "Negate Damage" effect applied in this Battle: the SPELL card inflicts no Damage or Injury on that player."""
+    if victim not in _battle(state).damage_negated:
+        return False
+    context.note("zb.glossary.negate-damage", f"Damage is negated: {spell} inflicts no Damage or Injury on {victim}",
+                 involves=[card(spell), DAMAGE, INJURY])
+    return True
 
 
 def _injury_chooser(context: Context, state: State, action: Mapping[str, Any]) -> str:
@@ -1952,12 +1968,13 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     battle = _battle(state)
     context.note("zb.battle.lose-negated", f"{state.defender} wins the Battle: the Attack is negated, no Damage", involves=[BATTLE])
     defense = state.card(battle.defense.card) if battle.defense is not None and not battle.defense_negated else None
-    if defense is not None and defense.counter and defense.damage:
+    countering = defense is not None and defense.counter and defense.damage > 0
+    if defense is not None and countering and not _damage_negated(context, state, state.attacker, defense.name):
         context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its Damage is applied", involves=[card(defense.name)])
         context.note("zb.glossary.counter", f"{state.defender}, the Defender, wins against the Attacker: {defense.name}'s [COUNTER] "
                      "inflicts Damage", involves=[card(defense.name), DAMAGE])
         _damage_book(context, state, state.attacker, defense.damage, action.get("protect"), "zb.battle.lose-counter")
-    elif defense is not None:
+    elif defense is not None and not countering:
         context.note("zb.battle.lose-counter", f"{defense.name} has no [COUNTER]: its effects and Damage are not applied",
                      involves=[card(defense.name)])
     spells = ([(state.attacker, battle.spell)] if not battle.attack_negated else []) + \
@@ -2380,6 +2397,15 @@ def put_in_play_petrified(context: Context, state: State, owner: str, source: st
                    params=_effect_params())
 def play_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     context.note(None, f"{source}'s effect plays a SPELL card: declare it with battle-in, played_by: {source}", involves=[card(source)])
+
+
+@vocabulary.effect("negate-damage", "\"Negate Damage\": the SPELL cards of this Battle inflict no Damage or Injury on its owner.",
+                   params=_effect_params())
+def negate_damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    _battle(state).damage_negated.add(owner)
+    context.note("zb.glossary.negate-damage", f"{source}: no Damage or Injury will be inflicted on {owner} in this Battle",
+                 involves=[card(source), DAMAGE, INJURY])
+    _not_a_negation(context, state, "negating Damage")
 
 
 @vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=_effect_params())

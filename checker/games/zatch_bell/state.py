@@ -254,6 +254,7 @@ class Battle:
     power: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     attack_negated: bool = False
     defense_negated: bool = False
+    damage_negated: set[str] = field(default_factory=set)  # players a "Negate Damage" effect spares this Battle's Damage and Injury
     totals: dict[str, int] = field(default_factory=dict)
     winner: str | None = None  # attacker or defender, once compared
 
