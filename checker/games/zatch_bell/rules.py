@@ -129,6 +129,7 @@ NEGATE_DEFINITION = "zb.amb.negate-definition"
 CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
+WHEN_INFLICT_PROTECTED = "zb.amb.when-inflict-protected"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -1849,18 +1850,45 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
                      damage=amount)
         context.note("zb.qa.q6", f"{protector} receives one Injury for this infliction of {amount} Damage, regardless of the amount",
                      involves=[card(protector), INJURY], damage=amount)
-        _injure(context, state, player, holder, None)
+        context.note("zb.glossary.damage-book", f"{protector} PROTECTS the Spell Book: no Damage is inflicted on {victim}'s Spell Book",
+                     involves=[card(protector), DAMAGE, BOOK])
+        _injure(context, state, player, holder, None, protecting=True)
         return
     context.note(ruling, f"{amount} Damage: {victim} turns {amount} page(s), no MP gained", involves=[DAMAGE, BOOK], damage=amount)
+    context.note("zb.glossary.damage-book", f"No MAMODO card PROTECTS: the Damage is inflicted on {victim}'s Spell Book, its pages "
+                 "must be turned", involves=[DAMAGE, BOOK], damage=amount)
     _turn_pages(context, state, victim, amount, "damage")
+    _on_inflict(context, state, other(victim), "Damage to the Spell Book")
     if state.loser is None:
         context.note("zb.precautions.newly-opened", f"{victim} may play the cards in the newly open pages {_pages(player)}",
                      involves=[BOOK])
 
 
-def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None) -> None:
+def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None, *, protecting: bool = False) -> None:
     if _shielded(context, state, player, holder):
         return
+    _injure_status(context, state, player, holder, ruling)
+    _on_inflict(context, state, other(player.name), f"Injury to {holder.card}", protecting=protecting)
+
+
+def _on_inflict(context: Context, state: State, inflicter: str, what: str, *, protecting: bool = False) -> None:
+    """[IN PLAY] "When you inflict Damage or Injury" effects of the inflicting player resolve at each infliction."""
+    timed = [(owner, source, e) for owner, source, e in _in_play_effects(context, state, "on-inflict") if owner == inflicter]
+    for owner, source, effect in timed:
+        if protecting and not context.read(WHEN_INFLICT_PROTECTED, "protect-is-injury"):
+            context.note(WHEN_INFLICT_PROTECTED, f"The PROTECTED Damage is not inflicted and the {what} is the cost of PROTECTING: "
+                         f"{source}'s effect does not activate", involves=[card(source), INJURY])
+            continue
+        if protecting:
+            context.note(WHEN_INFLICT_PROTECTED, f"The PROTECTING MAMODO card's {what} is an Injury {owner} inflicted",
+                         involves=[card(source), INJURY])
+        context.note("zb.glossary.when-inflict", f"{owner} inflicts {what}: {source}'s effect activates", involves=[card(source)])
+        context.note("zb.tag.in-play-repeat", f"{source}'s [IN PLAY] effect resolves as often as its condition comes",
+                     involves=[card(source)])
+        _resolve_effect(context, state, owner, source, effect, {})
+
+
+def _injure_status(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None) -> None:
     if holder.status == "injured":
         context.note("zb.damage.second-discards", f"{holder.card} is already Injured: it is sent to the Discard Pile",
                      involves=[card(holder.card), INJURY])
@@ -2062,9 +2090,9 @@ EFFECT_COMMON = {
             "DISCARD PILE] or [IN PLAY] (default declare)."},
     "mp": {"type": "integer", "minimum": 0, "description": "The X of an [X MP] effect."},
     "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend", "cut-in"]}, "description": "The effect's icons."},
-    "timing": {"enum": ["start-phase", "end-phase", "put-in-play", "on-damage", "other", "regardless"],
-               "description": "When an [IN PLAY] effect activates (START PHASE, END PHASE, as put in play); on a SPELL card: on "
-               "Damage or Injury, other effects, or regardless of Power."},
+    "timing": {"enum": ["start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage", "other", "regardless"],
+               "description": "When an [IN PLAY] effect activates (START PHASE, END PHASE, as put in play, when its player inflicts "
+               "Damage or Injury); on a SPELL card: on Damage or Injury, other effects, or regardless of Power."},
     "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
     "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
