@@ -345,6 +345,15 @@ def decide_turn_order(context: Context, state: State, action: Mapping[str, Any])
     context.note("zb.sequence.first-attacker", f"{state.first_attacker}, the 1st Attacker, takes the first turn")
 
 
+@steps("preparation-effects")
+def preparation_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for owner, source, effect in _in_play_effects(context, state, "preparation"):
+        context.note("zb.glossary.preparation-effects", f"{owner}'s {source}: an effect resolved during the PREPARATION PHASE",
+                     involves=[card(source)])
+        state.preparation_effects.append((owner, source))
+        _resolve_effect(context, state, owner, source, effect, {})
+
+
 def _pages(player: Player) -> str:
     return " and ".join(str(p) for p in player.open)
 
@@ -2090,8 +2099,8 @@ EFFECT_COMMON = {
             "DISCARD PILE] or [IN PLAY] (default declare)."},
     "mp": {"type": "integer", "minimum": 0, "description": "The X of an [X MP] effect."},
     "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend", "cut-in"]}, "description": "The effect's icons."},
-    "timing": {"enum": ["start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage", "other", "regardless"],
-               "description": "When an [IN PLAY] effect activates (START PHASE, END PHASE, as put in play, when its player inflicts "
+    "timing": {"enum": ["preparation", "start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage", "other", "regardless"],
+               "description": "When an [IN PLAY] effect activates (PREPARATION PHASE, START PHASE, END PHASE, as put in play, when its player inflicts "
                "Damage or Injury); on a SPELL card: on Damage or Injury, other effects, or regardless of Power."},
     "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
@@ -2101,7 +2110,8 @@ EFFECT_COMMON = {
               "description": "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
               "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; opponent-event: "
               "when the opponent next plays an EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE)."},
-    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play"]},
+    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play",
+                                                    "preparation"]},
                 "description": "What a negate, prohibit or make-unnegatable effect applies to."},
     "cannot_be_negated": {"type": "boolean", "description": "\"Cannot be negated\"."},
     "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\"."},
@@ -2839,6 +2849,8 @@ def _check_kept_target(context: Context, state: State, player: Player, name: str
     """A negating effect that is no cut-in negates an active [STAY] or [STANDBY] effect it targets, and nothing else."""
     zones = [z for z in ("stay", "standby") if z in effect.negates]
     wanted = action.get("target") or effect.target
+    if "preparation" in effect.negates:
+        _check_preparation_target(context, state, player, name, wanted)
     if not zones:
         raise context.reject("nothing-to-negate", f"{name}'s effect is no cut-in effect: it negates only what it targets "
                              "([STAY] or [STANDBY] effects)", "zb.negating.already-active", involves=[card(name)])
@@ -2863,6 +2875,19 @@ def _check_kept_target(context: Context, state: State, player: Player, name: str
                                  involves=[card(kept.source)])
         context.note(CANNOT_BE_NEGATED_SCOPE, f"{name}'s effect is neither a Battle effect nor a cut-in effect: it may negate "
                      f"{kept.source}'s", involves=[card(kept.source)])
+
+
+def _check_preparation_target(context: Context, state: State, player: Player, name: str, wanted: str | None) -> None:
+    """An effect resolved during the PREPARATION PHASE cannot be negated after the START PHASE of the first turn."""
+    found = [source for owner, source in state.preparation_effects if owner == other(player.name) and wanted in (None, source)]
+    if not found:
+        raise context.reject("nothing-to-negate", f"{other(player.name)} has no effect resolved during the PREPARATION PHASE"
+                             + (f" of {wanted}" if wanted else ""), "zb.glossary.preparation-effects", involves=[card(name)])
+    first_start_phase_over = state.turn > 1 or not _before_start_phase(state)
+    if first_start_phase_over:
+        raise context.reject("cannot-be-negated", f"{found[0]}'s effect was resolved during the PREPARATION PHASE: after the START "
+                             "PHASE of the first turn it cannot be negated", "zb.glossary.preparation-effects",
+                             involves=[card(name), card(found[0])])
 
 
 @vocabulary.effect("negate", "Negates what 'negates' lists: as a cut-in effect (icons: [cut-in]) the card or effect the opponent "

@@ -281,6 +281,7 @@ class State:
     stack: ResponseStack[Applied] = field(default_factory=ResponseStack)  # effects just applied and the cut-ins against them
     current_action: tuple[str, str] | None = None  # (player, card) of the Action being performed, if it plays or applies a card
     previous_action: tuple[str, str] | None = None  # the same for the Action before it
+    preparation_effects: list[tuple[str, str]] = field(default_factory=list)  # (owner, card) of effects resolved in the PREPARATION PHASE
     coin_toss: tuple[str, str] | None = None  # (player, card) of the effect whose coins were just flipped
     coin_redo: str | None = None  # the card whose effect re-did those coins
 
