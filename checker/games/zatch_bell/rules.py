@@ -1643,13 +1643,16 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     base = state.card(mamodo).power if holder is not None else 0
     in_play = _in_play_power(context, state, player, holder)
     spell_power = state.card(spell.card).power if spell is not None else 0
-    boost = battle.power[owner] + player.turn_power
+    boost = battle.power[owner] + player.turn_power + player.battle_power
     total = base + in_play + spell_power + boost
     ruling = "zb.battle.attacker-total" if owner == state.attacker else "zb.battle.defender-total"
     context.note("zb.mamodo.power", f"{mamodo}'s Power: {base}", involves=[card(mamodo)], power=base)
     if player.turn_power:
         context.note("zb.event.until-end-phase", f"{owner}'s EVENT card adds {player.turn_power} Power until the END PHASE",
                      involves=[BATTLE])
+    if player.battle_power:
+        context.note("zb.glossary.during-battle", f"During the Battle {owner}'s MAMODO cards get {player.battle_power:+d} Power",
+                     involves=[BATTLE], power=player.battle_power)
     if spell is not None:
         context.note("zb.figure.attack-add-power" if owner == state.attacker else "zb.figure.defense-add-power",
                      f"{spell.card}'s Power {spell_power} is added to {owner}'s total", involves=[card(spell.card)])
@@ -2099,9 +2102,9 @@ EFFECT_COMMON = {
             "DISCARD PILE] or [IN PLAY] (default declare)."},
     "mp": {"type": "integer", "minimum": 0, "description": "The X of an [X MP] effect."},
     "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend", "cut-in"]}, "description": "The effect's icons."},
-    "timing": {"enum": ["preparation", "start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage", "other", "regardless"],
+    "timing": {"enum": ["preparation", "during-battle", "start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage", "other", "regardless"],
                "description": "When an [IN PLAY] effect activates (PREPARATION PHASE, START PHASE, END PHASE, as put in play, when its player inflicts "
-               "Damage or Injury); on a SPELL card: on Damage or Injury, other effects, or regardless of Power."},
+               "Damage or Injury); on an EVENT card's Power: during-battle; on a SPELL card: on Damage or Injury, other effects, or regardless of Power."},
     "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
     "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
@@ -2206,7 +2209,11 @@ def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> Non
 @vocabulary.effect("power", "Adds 'amount' Power: in a Battle to its side's Total Power, from an EVENT card until the END PHASE, "
                    "as an [IN PLAY] effect to its MAMODO card while it is in play.", params=_effect_params(amount=AMOUNT))
 def power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    if state.card(source).type == "EVENT":
+    if state.card(source).type == "EVENT" and effect.timing == "during-battle":
+        state.players[owner].battle_power += effect.amount
+        context.note("zb.glossary.during-battle", f"{source}: +{effect.amount} Power for {owner}'s MAMODO cards during the Battle "
+                     "(between \"Battle In\" and \"Battle Out\"), not the whole BATTLE PHASE", amount=effect.amount)
+    elif state.card(source).type == "EVENT":
         state.players[owner].turn_power += effect.amount
         context.note("zb.event.until-end-phase", f"{source}: +{effect.amount} Power for {owner} until the END PHASE",
                      amount=effect.amount)
@@ -2509,6 +2516,8 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
         if holder is not None and any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects):
             raise context.reject("no-such-choice", f"{holder.card} cannot be selected as a target of an effect",
                                  "zb.glossary.cannot-be-selected", involves=[card(holder.card)])
+        if holder is not None and effect.min_power:
+            _check_min_power(context, state, state.players[who], holder, effect)
         if holder is not None:
             if holder.status == "petrified" and not petrified_ok:
                 raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
@@ -2518,6 +2527,21 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
             context.note("zb.glossary.select-your", f"The effect's user selects its target: {name}", involves=[card(holder.card)])
             return state.players[who], holder
     raise context.reject("no-such-choice", f"{name!r} is no in-play MAMODO card", "zb.injured.only-mamodo")
+
+
+def _check_min_power(context: Context, state: State, player: Player, holder: Mamodo, effect: Effect) -> None:
+    """An effect that selects a MAMODO card with at least some Power: its Power now, "during the Battle" boosts only in a Battle."""
+    power = state.card(holder.card).power + _in_play_power(context, state, player, holder) + player.turn_power
+    if state.battle is not None:
+        power += player.battle_power
+    elif player.battle_power:
+        context.note("zb.glossary.non-battle", f"Non-Battle: no Battle is taking place, so {player.name}'s {player.battle_power:+d} "
+                     f"Power \"during the Battle\" does not count: {holder.card} has {power} Power", involves=[card(holder.card)],
+                     power=power)
+    if power < effect.min_power:
+        raise context.reject("no-such-choice", f"{holder.card} has {power} Power, less than {effect.min_power}: the effect cannot "
+                             "select it", "zb.glossary.non-battle" if player.battle_power and state.battle is None else None,
+                             involves=[card(holder.card)], power=power)
 
 
 def _not_a_negation(context: Context, state: State, what: str) -> None:
@@ -2740,7 +2764,7 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
     for player in state.players.values():
         if player.turn_power:
             context.note("zb.event.until-end-phase", f"{player.name}'s EVENT Power ends with the END PHASE")
-        player.turn_power, player.event_played = 0, False
+        player.turn_power, player.battle_power, player.event_played = 0, 0, False
         player.used_effects.clear()
         player.negated_cards.clear()
         player.spells_used.clear()

@@ -183,6 +183,7 @@ class Player:
     spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
     no_battle_out: list[tuple[str, int]] = field(default_factory=list)  # No Battle SPELL cards (and pages) off their page
     turn_power: int = 0  # Power an EVENT card gives until the END PHASE
+    battle_power: int = 0  # Power an EVENT card gives "during the Battle" (between Battle In and Battle Out) until the END PHASE
     events_shown: list[int] = field(default_factory=list)  # pages of EVENT cards played this turn
     events_allowed: int = 1  # EVENT cards this player may play this turn (a card effect may allow more)
     discarded_by_effect: set[str] = field(default_factory=set)  # cards a card effect sent to the Discard Pile
