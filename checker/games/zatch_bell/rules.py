@@ -2109,10 +2109,10 @@ EFFECT_COMMON = {
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
     "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
     "keep": {"enum": ["stay", "standby"], "description": "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates."},
-    "until": {"enum": ["end-phase", "start-phase", "own-start-phase", "battle-out", "opponent-event"],
+    "until": {"enum": ["end-phase", "start-phase", "own-start-phase", "own-next-end-phase", "battle-out", "opponent-event"],
               "description": "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
-              "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; opponent-event: "
-              "when the opponent next plays an EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE)."},
+              "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; own-next-end-phase: "
+              "the END PHASE of its owner's next turn; opponent-event: when the opponent next plays an EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE)."},
     "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play",
                                                     "preparation"]},
                 "description": "What a negate, prohibit or make-unnegatable effect applies to."},
@@ -2799,7 +2799,7 @@ def _keep(context: Context, state: State, owner: str, source: str, effect: Effec
     """A resolved [STAY] or [STANDBY] effect: its copy goes to the zone, where it stays active or waits."""
     zone = effect.keep or "stay"
     until = effect.until or "end-phase"
-    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone=zone))
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone=zone, turn=state.turn))
     state.log.append(f"{source}: {effect.kind} [{zone.upper()}]")
     if zone == "stay":
         context.note("zb.glossary.stay", f"{source}'s [STAY] effect remains active until a specified time", involves=[card(source), STAY])
@@ -2816,16 +2816,23 @@ def _keep(context: Context, state: State, owner: str, source: str, effect: Effec
 
 def _timing(until: str) -> str:
     return {"end-phase": "END PHASE", "start-phase": "next START PHASE", "own-start-phase": "START PHASE of its owner's next turn",
-            "battle-out": '"Battle Out"', "opponent-event": "opponent's next EVENT card this turn"}.get(until, until)
+            "battle-out": '"Battle Out"', "own-next-end-phase": "END PHASE of its owner's next turn", "opponent-event": "opponent's next EVENT card this turn"}.get(until, until)
 
 
 def _kept(state: State, zone: str | None = None) -> list[Kept]:
     return [k for name in (state.attacker, state.defender) for k in state.players[name].kept if zone is None or k.zone == zone]
 
 
+def _stay_due(state: State, kept: Kept, until: str) -> bool:
+    """Whether a [STAY] effect expires at ``until`` now: the END PHASE of its owner's next turn comes in a later turn."""
+    if kept.effect.until == "own-next-end-phase":
+        return until == "end-phase" and kept.owner == state.attacker and state.turn > kept.turn
+    return (kept.effect.until or "end-phase") == until
+
+
 def _expire_stay(context: Context, state: State, until: str) -> None:
     for kept in _kept(state, "stay"):
-        if (kept.effect.until or "end-phase") == until:
+        if _stay_due(state, kept, until):
             state.players[kept.owner].kept.remove(kept)
             context.note("zb.stay.duration", f"{kept.source}'s [STAY] effect expires at the {_timing(until)}",
                          involves=[card(kept.source), STAY])
@@ -2857,6 +2864,12 @@ def _activate_kept(context: Context, state: State, kept: Kept, timing: str) -> N
                  involves=[card(kept.source), STANDBY, CUT_IN])
     context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
                  involves=[STANDBY, CUT_IN])
+    prohibition = _prohibition(state, kept.owner, kept.source, _classes(kept.effect))
+    if prohibition is not None:
+        context.note("zb.glossary.effect-already-applied", f"{kept.source}'s [STANDBY] effect was already applied, waiting to be "
+                     f"activated: {prohibition.source}'s later \"Cannot\" does not stop it", involves=[card(kept.source), STANDBY, CANNOT])
+        context.note("zb.glossary.cannot", f"{prohibition.source}'s \"Cannot\" effect was applied in advance of new effects only",
+                     involves=[card(prohibition.source), CANNOT])
     _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
 
 
