@@ -98,6 +98,7 @@ vocabulary.reasons(
     no_battle_icon="A No Battle SPELL card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
     coin_redo_not_an_action="An effect that changes a coin toss is applied right after the coins are flipped, without an Action; "
     "it is no cut-in effect.",
+    wrong_role="The effect is applied only when its player is the Attacker (or the Defender) it names.",
     coin_redo_not_transferable="The right to use the effect cannot be transferred to the other player.",
 )
 
@@ -130,6 +131,7 @@ CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
 WHEN_INFLICT_PROTECTED = "zb.amb.when-inflict-protected"
+GLOSSARY_ATTACKER = "zb.amb.glossary-attacker"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -379,6 +381,11 @@ def turn_pages(context: Context, state: State, action: Mapping[str, Any]) -> Non
     _open_battle_phase(context, state)
 
 
+def _turn_steps(state: State) -> str:
+    """The figure of the 1st Attacker's turn, or of the 2nd Attacker's: STEP 1 START PHASE, STEP 2 BATTLE PHASE, STEP 3 END PHASE."""
+    return "zb.sequence.first-turn-steps" if state.attacker == state.first_attacker else "zb.sequence.second-turn-steps"
+
+
 def _before_start_phase(state: State) -> bool:
     return state.step in ("decide-turn-order", "switch-roles") and state.loser is None
 
@@ -395,6 +402,7 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
     if player.opening + pages > LAST_OPENING:
         raise context.reject("no-page-left", f"{player.name} has {LAST_OPENING - player.opening} page(s) left to turn",
                              "zb.start.max-three", involves=[BOOK])
+    context.note(_turn_steps(state), f"STEP 1, START PHASE, of {player.name}'s turn", involves=[BOOK])
     context.note("zb.turns.start-up-to-3", f"START PHASE of turn {state.turn}: {player.name}, the Attacker, turns {pages} page(s)",
                  involves=[BOOK])
     context.note("zb.start.turn-pages", f"{player.name} may increase MP by turning pages", involves=[BOOK, MP])
@@ -454,6 +462,7 @@ def _in_play_effects(context: Context, state: State, timing: str) -> list[tuple[
 
 def _open_battle_phase(context: Context, state: State) -> None:
     state.priority, state.passes = state.attacker, 0
+    context.note(_turn_steps(state), f"STEP 2, BATTLE PHASE, of {state.attacker}'s turn", involves=[ACTION])
     context.note("zb.turns.battle-actions", f"BATTLE PHASE: {state.attacker} (Attacker) and {state.defender} (Defender) "
                  "each take turns performing 1 Action", involves=[ACTION])
     context.note("zb.alternate.attacker-first", f"{state.attacker}, the Attacker, performs the first Action", involves=[ACTION])
@@ -492,6 +501,7 @@ def _refuse_in_start_phase(context: Context, state: State, what: str) -> None:
 @steps("non-battle")
 def non_battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.actions.definition", f"{action.get('player')} performs an Action ({action['action']})", involves=[ACTION])
+    context.note("zb.glossary.action", f"An Action, performed during the BATTLE PHASE: {action['action']}", involves=[ACTION])
 
 
 def _acted(context: Context, state: State, player: str) -> None:
@@ -602,6 +612,8 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     player.pages[page - 1] = None
     player.mamodo.append(Mamodo(card=kind.name, page=page))
     _note_stone_tablet(context, kind)
+    context.note("zb.glossary.normal-status", f"{kind.name} is put in play in Normal Status: vertical and face-up",
+                 involves=[card(kind.name)])
     context.note("zb.mamodo.max-3", f"{player.name} has {len(player.mamodo)} MAMODO card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
     context.note("zb.put.mamodo-max-3", "Up to 3 MAMODO cards on a side of play", involves=[card(kind.name)])
@@ -833,6 +845,7 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
         raise context.reject("coin-redo-not-an-action", f"{name}'s effect re-does a coin toss: it negates nothing and is applied "
                              "without an Action", "zb.qa.q14", involves=[card(name), COIN_TOSS])
     in_battle = state.step in ("attack", "defend", "apply-effects")
+    _check_role(context, state, player, name, effect)
     if effect.is_cut_in:
         _check_cut_in(context, state, player, name, effect, action.get("target"))
     elif effect.kind == "negate":
@@ -880,6 +893,23 @@ def _chosen_effect(context: Context, state: State, player: Player, name: str, in
         context.note("zb.injured.can-act", f"{holder.card} is Injured and can still apply its effects", involves=[card(holder.card)])
         context.note("zb.qa.q7", f"{holder.card}, Injured, still applies its effects", involves=[card(holder.card)])
     return effect
+
+
+def _check_role(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+    """ "When you are the Attacker (Defender)": the player whose turn it is is the Attacker, the other the Defender; the glossary's
+    "currently Attacking in the Battle" may limit the roles to a Battle (the switch)."""
+    if effect.only_as is None:
+        return
+    role: str | None = "attacker" if player.name == state.attacker else "defender"
+    if context.read(GLOSSARY_ATTACKER, "turn-roles"):
+        context.note(GLOSSARY_ATTACKER, f"{player.name} is the {role} for the whole turn, in a Battle or not", involves=[card(name)])
+    elif state.battle is None:
+        role = None
+        context.note(GLOSSARY_ATTACKER, f"No Battle is taking place: {player.name} is neither Attacking nor Defending in a Battle",
+                     involves=[card(name)])
+    if role != effect.only_as:
+        raise context.reject("wrong-role", f"{name}'s effect is applied when its player is the {effect.only_as}; {player.name} is "
+                             f"{'the ' + role if role else 'neither'}", GLOSSARY_ATTACKER, involves=[card(name)])
 
 
 def _holder(player: Player, name: str) -> Mamodo | None:
@@ -1562,6 +1592,8 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     context.note("zb.battle.defend-declare", f"{state.defender} declares 1 Defense: {battle.defender_mamodo} with {kind.name} "
                  f"from page {battle.defense.page}", involves=[card(kind.name), card(battle.defender_mamodo or "")])
     context.note("zb.glossary.defense", f"A Defense declared with {kind.name}, a SPELL card with the Defend icon", involves=[card(kind.name)])
+    for ruling in ("zb.glossary.defender", "zb.glossary.defender-repeat"):
+        context.note(ruling, f"{state.defender}, whose turn is not active, Defends in the Battle", involves=[BATTLE])
     defender.mp -= cost
     context.note("zb.battle.defend-pay", f"{state.defender} pays {cost} MP: {defender.mp} MP", involves=[card(kind.name), MP],
                  mp=defender.mp)
@@ -1908,6 +1940,8 @@ def _injure_status(context: Context, state: State, player: Player, holder: Mamod
         _send_to_discard(context, state, player, holder.card, None)
         return
     holder.status = "injured"
+    context.note("zb.glossary.injured-status", f"{holder.card} has received Damage or Injury one time: Injured Status, turned sideways",
+                 involves=[card(holder.card), INJURY])
     if ruling:
         context.note(ruling, f"{holder.card} becomes Injured", involves=[card(holder.card), INJURY])
     else:
@@ -1951,6 +1985,8 @@ def _kept_of_cards_gone(context: Context, state: State, player: Player, gone: se
 
 
 def _move_to_discard(context: Context, state: State, player: Player, name: str, ruling: str | None) -> None:
+    context.note("zb.glossary.discard-face-up", f"{name} goes to {player.name}'s Discard Pile face-up, as every card there",
+                 involves=[card(name)])
     holder = player.find(name)
     if holder is not None:
         player.mamodo.remove(holder)
@@ -2292,6 +2328,8 @@ def cannot_be_selected(context: Context, state: State, owner: str, source: str, 
 def turn_back_pages(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     player = state.players[_whom(effect, owner)]
     player.opening = max(0, player.opening - effect.amount)
+    context.note("zb.glossary.previous-pages", f"{player.name} opens previous pages, before the open pages: {_pages(player)}",
+                 involves=[card(source), BOOK])
     context.note("zb.glossary.turn-back", f"{source}: {player.name} turns {effect.amount} page(s) backward: open pages {_pages(player)}",
                  involves=[card(source), BOOK])
 
@@ -2325,7 +2363,8 @@ def injure(context: Context, state: State, owner: str, source: str, effect: Effe
 def petrify(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     holder.status = "petrified"
-    context.note(None, f"{holder.card} becomes Petrified", involves=[card(holder.card), PETRIFIED])
+    context.note("zb.glossary.petrified", f"{holder.card} becomes Petrified: turned into a stone tablet, flipped face-down vertically",
+                 involves=[card(holder.card), PETRIFIED])
     _kept_of_cards_gone(context, state, victim, {holder.card} | ({holder.partner} if holder.partner else set()))
 
 
@@ -2597,6 +2636,7 @@ def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) ->
 @steps("end-effects")
 def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.end.begins", "Both players are no longer in the BATTLE PHASE: the END PHASE begins")
+    context.note(_turn_steps(state), f"STEP 3, END PHASE, of {state.attacker}'s turn")
     _expire_standby(context, state)
     _expire_stay(context, state, "end-phase")
     timed: list[tuple[str, Callable[[], None]]] = [
@@ -2747,8 +2787,10 @@ def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) 
         context.note("zb.no-mamodo.then-turn", f"{player.name} put a MAMODO card in play by the no-MAMODO rule: "
                      "now turns 1 page for 2 MP and ends the turn", involves=[BOOK])
     state.sent_in.clear()
+    next_page = max(player.open) + 1
     player.opening += 1
     player.mp += MP_PER_PAGE
+    context.note("zb.glossary.next-page", f"Page {next_page}, the page immediately after the open pages, is now open", involves=[BOOK])
     context.note("zb.end.turn-one-page", f"{player.name}, the Attacker, turns 1 page ({_pages(player)}) and gets 2 MP: {player.mp} MP",
                  involves=[BOOK, MP], mp=player.mp)
     context.note("zb.turns.end-must-turn", "The page turning of the END PHASE is not optional", involves=[BOOK])
