@@ -132,6 +132,7 @@ BATTLE_STEP_5 = "zb.amb.battle-step-5"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
 WHEN_INFLICT_PROTECTED = "zb.amb.when-inflict-protected"
 GLOSSARY_ATTACKER = "zb.amb.glossary-attacker"
+GLOSSARY_MP = "zb.amb.glossary-mp"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -2314,8 +2315,27 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
         raise context.reject("cannot-protect", "turning pages by an effect is not Damage", "zb.protect.only-damage",
                              involves=[PROTECT, BOOK])
     _turn_pages(context, state, who, effect.amount, "effect")
+    if _in_start_or_end_phase(state) and state.loser is None:
+        _mp_for_effect_pages(context, state, who, source, effect.amount)
     _not_a_negation(context, state, "turning pages of a Spell Book")
     _cite_in_play(context, state, source, effect)
+
+
+def _in_start_or_end_phase(state: State) -> bool:
+    """No one performs Actions and no Battle resolves: the START PHASE or the END PHASE."""
+    return state.priority is None and state.battle is None and not state.end_pending
+
+
+def _mp_for_effect_pages(context: Context, state: State, who: str, source: str, pages: int) -> None:
+    """The glossary's MP "gained by turning pages of your Spell Book during the START PHASE and END PHASE": pages an effect turns?"""
+    if context.read(GLOSSARY_MP, "own-turning-only"):
+        context.note(GLOSSARY_MP, f"{source} turned {pages} page(s) of {who}'s book during the START or END PHASE: only the phase's own "
+                     "page turning gives MP", involves=[card(source), MP])
+        return
+    player = state.players[who]
+    player.mp += pages * MP_PER_PAGE
+    context.note(GLOSSARY_MP, f"{who} turned {pages} page(s) during the START or END PHASE: 2 MP each, {player.mp} MP",
+                 involves=[card(source), MP], mp=player.mp)
 
 
 @vocabulary.effect("cannot-be-selected", "[IN PLAY] This card cannot be selected as a target of an effect.", params=_effect_params())
