@@ -129,6 +129,8 @@ KEPT_CARD_LEAVES = "zb.amb.stay-card-leaves"
 NEGATE_DEFINITION = "zb.amb.negate-definition"
 CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
+GLOSSARY_RESOLVING = "zb.amb.glossary-resolving-effects"
+GLOSSARY_COMPARE = "zb.amb.glossary-compare-step"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
 WHEN_INFLICT_PROTECTED = "zb.amb.when-inflict-protected"
 GLOSSARY_ATTACKER = "zb.amb.glossary-attacker"
@@ -2255,15 +2257,31 @@ def power(context: Context, state: State, owner: str, source: str, effect: Effec
         context.note("zb.event.until-end-phase", f"{source}: +{effect.amount} Power for {owner} until the END PHASE",
                      amount=effect.amount)
     elif state.battle is not None:
-        if effect.is_battle_effect and not context.read(BATTLE_STEP_5, "apply-window"):
-            context.note(BATTLE_STEP_5, f"{source}'s Battle effect is applied in Battle Step 5, after Compare Total Power: its "
-                         f"+{effect.amount} Power cannot change the winner", involves=[card(source), BATTLE], amount=effect.amount)
+        if effect.is_battle_effect and not _battle_effects_before_compare(context, source, effect.amount):
             return
-        if effect.is_battle_effect:
-            context.note(BATTLE_STEP_5, f"{source}'s Battle effect is applied in the effects step before Compare Total Power",
-                         involves=[card(source), BATTLE])
         state.battle.power[owner] += effect.amount
         context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {owner}'s Total Power", amount=effect.amount)
+
+
+STEP_5_WORDS = {BATTLE_STEP_5: "Battle effects can be applied during Battle Step 5",
+                GLOSSARY_RESOLVING: "Resolving effects (Battle Step 5) is the timing for Battle effects",
+                GLOSSARY_COMPARE: "Compare Total Power is in Battle Step 5"}
+
+
+def _battle_effects_before_compare(context: Context, source: str, amount: int) -> bool:
+    """Line 1109 and the glossary's Resolving effects (1204) and Compare Total Power (1205) all place Battle effects or the comparison
+    in "Battle Step 5": one question, whether a Battle effect's Power counts in the comparison. Any of them read as after-compare
+    puts Battle effects after it."""
+    before = True
+    for ruling, words in STEP_5_WORDS.items():
+        if context.read(ruling, "apply-window"):
+            context.note(ruling, f"{words}: {source}'s Battle effect is applied in the effects step before Compare Total Power",
+                         involves=[card(source), BATTLE])
+            continue
+        before = False
+        context.note(ruling, f"{words}: {source}'s Battle effect comes after Compare Total Power: its {amount:+d} Power cannot "
+                     "change the winner", involves=[card(source), BATTLE], amount=amount)
+    return before
 
 
 @vocabulary.effect("coin-power", "Flip a coin: if heads, 'amount' Power is added to the Total Power of the Attack or Defense.",
