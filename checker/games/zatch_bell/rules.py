@@ -135,6 +135,7 @@ KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
 WHEN_INFLICT_PROTECTED = "zb.amb.when-inflict-protected"
 GLOSSARY_ATTACKER = "zb.amb.glossary-attacker"
 GLOSSARY_MP = "zb.amb.glossary-mp"
+GLOSSARY_BATTLE_EFFECT = "zb.amb.glossary-battle-effect"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -989,6 +990,9 @@ def _pay(context: Context, state: State, player: Player, name: str, effect: Effe
 
 def _apply_in_battle(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
     if state.step == "attack":
+        if effect.is_battle_effect and _battle_effect_any_time(context, name):
+            _apply_before_defense(context, state, player, name, effect, action)
+            return
         if not context.read(BATTLE_EFFECTS_STEP, "part-of-defend"):
             raise context.reject("not-now", f"{state.defender} declares or waives the Defense first (Battle step 2)",
                                  BATTLE_EFFECTS_STEP, involves=[BATTLE])
@@ -1023,6 +1027,28 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     else:
         state.priority = other(player.name)
         context.note(PRIORITY_AFTER_BATTLE_EFFECT, f"{other(player.name)} may act next, as after any Action", involves=[ACTION])
+
+
+def _battle_effect_any_time(context: Context, name: str) -> bool:
+    """The glossary's Battle effect, "used during Battle" (between Battle In and Battle Out): also before the Defense?"""
+    if context.read(GLOSSARY_BATTLE_EFFECT, "whole-battle"):
+        context.note(GLOSSARY_BATTLE_EFFECT, f"{name}'s Battle effect can be used at any time during the Battle, before the Defense too",
+                     involves=[card(name), BATTLE])
+        return True
+    context.note(GLOSSARY_BATTLE_EFFECT, f"{name}'s Battle effect is applied in the Battle's effects step only, not before the Defense",
+                 involves=[card(name), BATTLE])
+    return False
+
+
+def _apply_before_defense(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """A Battle effect applied between the Attack and the Defense: the Defender then still declares or waives the Defense."""
+    if state.priority != player.name and not effect.is_cut_in:
+        raise context.reject("not-your-action", f"{state.priority} declares or waives the Defense first", "zb.battle.defend-optional",
+                             involves=[ACTION])
+    context.note("zb.battle-effects.icon", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
+    _pay_and_apply(context, state, player, name, effect, action)
+    state.priority = state.defender
+    context.note("zb.battle.defend-optional", f"{state.defender} may still Defend, or pass", involves=[BATTLE])
 
 
 def _icon_area(state: State, name: str) -> str:
