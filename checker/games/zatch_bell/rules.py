@@ -2135,6 +2135,13 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
     if effect.keep is not None:
         _keep(context, state, owner, source, effect)
         return
+    if effect.select_all:
+        selected = _selected_all(state, owner, effect)
+        context.note("zb.glossary.select-all-type", f"{source}'s effect selects all {effect.of_type or 'MAMODO'} cards of "
+                     f"{other(owner)}: {', '.join(selected) or 'none'}", involves=[card(source)])
+        for name in selected:
+            _resolve_effect(context, state, owner, source, replace(effect, select_all=False), {**action, "target": name})
+        return
     if effect.coins:
         heads = _heads(context, source, effect, action)
         context.note("zb.glossary.coin", f"{source}: {heads} heads (the side with a mamodo's face): the effect acts {heads} time(s)",
@@ -2436,6 +2443,7 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
                    "Discard Pile.",
                    params=_effect_params(target=ref("card-name")))
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    _check_selected_type(context, state, source, effect, action.get("target") or effect.target)
     partner = _selected_partner(state, owner, action.get("target") or effect.target)
     if partner is not None:
         victim, name = partner
@@ -2447,6 +2455,30 @@ def discard(context: Context, state: State, owner: str, source: str, effect: Eff
     victim.discarded_by_effect.add(holder.card)
     if state.battle is not None and holder.card in (state.battle.mamodo, state.battle.defender_mamodo):
         _not_a_negation(context, state, "sending a MAMODO card involved in the Battle to the Discard Pile")
+
+
+def _check_selected_type(context: Context, state: State, source: str, effect: Effect, name: str | None) -> None:
+    """ "Select 1 *type* card" selects a card of that type; "Select 1 card" one of any type."""
+    kind = state.card(name).type if name in state.cards else None
+    if effect.of_type is None:
+        context.note("zb.glossary.select-one-card", f"{source}'s effect selects 1 card of any type: {name} ({kind})",
+                     involves=[card(source)])
+        return
+    if kind != effect.of_type:
+        raise context.reject("no-such-choice", f"{source}'s effect selects 1 {effect.of_type} card; {name} is a {kind} card",
+                             "zb.glossary.select-one-type", involves=[card(source)])
+    context.note("zb.glossary.select-one-type", f"{source}'s effect selects 1 {effect.of_type} card: {name}", involves=[card(source)])
+
+
+def _selected_all(state: State, owner: str, effect: Effect) -> list[str]:
+    """ "Select all *type* cards": every such card on the opponent's side (Petrified MAMODO cards are no targets)."""
+    victim = state.players[other(owner)]
+    kind = effect.of_type or "MAMODO"
+    if kind == "MAMODO":
+        return [m.card for m in victim.mamodo if m.status != "petrified"]
+    if kind == "PARTNER":
+        return [m.partner for m in victim.mamodo if m.partner]
+    return [c for c, _ in victim.mj12]
 
 
 def _selected_partner(state: State, owner: str, name: str | None) -> tuple[Player, str] | None:
