@@ -2742,6 +2742,9 @@ def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> No
               if (kept.effect.until or "end-phase") == "end-phase"]
     order = list(action.get("order") or [])
     context.note("zb.end.effects", f"END PHASE effects to resolve: {len(timed)}")
+    duplicated = sorted({source for source, _ in timed if sum(1 for s, _ in timed if s == source) > 1})
+    if duplicated:
+        context.note("zb.glossary.duplicated", f"{', '.join(duplicated)}: the same effect is applied more than once simultaneously")
     if len(timed) > 1 or order:
         if context.read(END_PHASE_ORDER, "any-simultaneous") and order:
             timed.sort(key=lambda t: order.index(t[0]) if t[0] in order else len(order))
@@ -2749,9 +2752,8 @@ def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> No
             context.note("zb.qa.q13", f"{state.attacker}, the Attacker for this turn, determines the order of the resolving effects")
             context.note("zb.glossary.effect-conflict", "The result depends on the order in which the Attacker resolves them")
         else:
-            duplicated = {source for source, _ in timed if sum(1 for s, _ in timed if s == source) > 1}
             context.note(END_PHASE_ORDER, "The effects resolve in the order the END PHASE lists them; the Attacker orders "
-                         f"only duplicated effects{' (' + ', '.join(sorted(duplicated)) + ')' if duplicated else ''}")
+                         f"only duplicated effects{' (' + ', '.join(duplicated) + ')' if duplicated else ''}")
     state.end_recovery_first = bool(order and order[0] == "petrified-recovery" and context.read(END_PHASE_ORDER, "any-simultaneous"))
     if state.end_recovery_first:
         _recover_petrified(context, state, action)
