@@ -96,6 +96,10 @@ vocabulary.reasons(
     dual_both_in_play="A DUAL MAMODO card cannot be put in play while both of its specified MAMODO cards are in play.",
     cannot_be_defended="The Attack cannot be Defended.",
     no_battle_icon="A No Battle SPELL card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
+    coin_redo_not_an_action="An effect that changes a coin toss is applied right after the coins are flipped, without an Action; "
+    "it is no cut-in effect.",
+    wrong_role="The effect is applied only when its player is the Attacker (or the Defender) it names.",
+    coin_redo_not_transferable="The right to use the effect cannot be transferred to the other player.",
 )
 
 REGULAR_MAMODO = "zb.amb.regular-mamodo"
@@ -125,7 +129,13 @@ KEPT_CARD_LEAVES = "zb.amb.stay-card-leaves"
 NEGATE_DEFINITION = "zb.amb.negate-definition"
 CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
+GLOSSARY_RESOLVING = "zb.amb.glossary-resolving-effects"
+GLOSSARY_COMPARE = "zb.amb.glossary-compare-step"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
+WHEN_INFLICT_PROTECTED = "zb.amb.when-inflict-protected"
+GLOSSARY_ATTACKER = "zb.amb.glossary-attacker"
+GLOSSARY_MP = "zb.amb.glossary-mp"
+GLOSSARY_BATTLE_EFFECT = "zb.amb.glossary-battle-effect"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -145,6 +155,10 @@ def card(name: str) -> Entity:
 BOOK, MP, BATTLE, DAMAGE, INJURY = (mechanic(m) for m in ("Spell Book", "MP", "Battle", "Damage", "Injury"))
 ACTION, PETRIFIED, PROTECT = mechanic("Action"), mechanic("Petrified"), mechanic("SACRIFICE / PROTECT")
 CUT_IN, STAY, STANDBY, CANNOT = mechanic("Cut-In"), mechanic("[STAY]"), mechanic("[STANDBY]"), mechanic('"Cannot"')
+COIN_TOSS = mechanic("coin toss")
+COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card's effect flips lands (chance, written down)."}
+COINS = {"type": "array", "items": COIN, "description": "How the coins an effect flips as it is declared land (chance, written down: "
+         "heads is the side with a mamodo's face)."}
 
 
 # === Spell Book Construction =====================================================================
@@ -337,6 +351,15 @@ def decide_turn_order(context: Context, state: State, action: Mapping[str, Any])
     context.note("zb.sequence.first-attacker", f"{state.first_attacker}, the 1st Attacker, takes the first turn")
 
 
+@steps("preparation-effects")
+def preparation_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for owner, source, effect in _in_play_effects(context, state, "preparation"):
+        context.note("zb.glossary.preparation-effects", f"{owner}'s {source}: an effect resolved during the PREPARATION PHASE",
+                     involves=[card(source)])
+        state.preparation_effects.append((owner, source))
+        _resolve_effect(context, state, owner, source, effect, {})
+
+
 def _pages(player: Player) -> str:
     return " and ".join(str(p) for p in player.open)
 
@@ -362,6 +385,11 @@ def turn_pages(context: Context, state: State, action: Mapping[str, Any]) -> Non
     _open_battle_phase(context, state)
 
 
+def _turn_steps(state: State) -> str:
+    """The figure of the 1st Attacker's turn, or of the 2nd Attacker's: STEP 1 START PHASE, STEP 2 BATTLE PHASE, STEP 3 END PHASE."""
+    return "zb.sequence.first-turn-steps" if state.attacker == state.first_attacker else "zb.sequence.second-turn-steps"
+
+
 def _before_start_phase(state: State) -> bool:
     return state.step in ("decide-turn-order", "switch-roles") and state.loser is None
 
@@ -378,6 +406,7 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
     if player.opening + pages > LAST_OPENING:
         raise context.reject("no-page-left", f"{player.name} has {LAST_OPENING - player.opening} page(s) left to turn",
                              "zb.start.max-three", involves=[BOOK])
+    context.note(_turn_steps(state), f"STEP 1, START PHASE, of {player.name}'s turn", involves=[BOOK])
     context.note("zb.turns.start-up-to-3", f"START PHASE of turn {state.turn}: {player.name}, the Attacker, turns {pages} page(s)",
                  involves=[BOOK])
     context.note("zb.start.turn-pages", f"{player.name} may increase MP by turning pages", involves=[BOOK, MP])
@@ -437,6 +466,7 @@ def _in_play_effects(context: Context, state: State, timing: str) -> list[tuple[
 
 def _open_battle_phase(context: Context, state: State) -> None:
     state.priority, state.passes = state.attacker, 0
+    context.note(_turn_steps(state), f"STEP 2, BATTLE PHASE, of {state.attacker}'s turn", involves=[ACTION])
     context.note("zb.turns.battle-actions", f"BATTLE PHASE: {state.attacker} (Attacker) and {state.defender} (Defender) "
                  "each take turns performing 1 Action", involves=[ACTION])
     context.note("zb.alternate.attacker-first", f"{state.attacker}, the Attacker, performs the first Action", involves=[ACTION])
@@ -475,6 +505,7 @@ def _refuse_in_start_phase(context: Context, state: State, what: str) -> None:
 @steps("non-battle")
 def non_battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.actions.definition", f"{action.get('player')} performs an Action ({action['action']})", involves=[ACTION])
+    context.note("zb.glossary.action", f"An Action, performed during the BATTLE PHASE: {action['action']}", involves=[ACTION])
 
 
 def _acted(context: Context, state: State, player: str) -> None:
@@ -585,6 +616,8 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     player.pages[page - 1] = None
     player.mamodo.append(Mamodo(card=kind.name, page=page))
     _note_stone_tablet(context, kind)
+    context.note("zb.glossary.normal-status", f"{kind.name} is put in play in Normal Status: vertical and face-up",
+                 involves=[card(kind.name)])
     context.note("zb.mamodo.max-3", f"{player.name} has {len(player.mamodo)} MAMODO card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
     context.note("zb.put.mamodo-max-3", "Up to 3 MAMODO cards on a side of play", involves=[card(kind.name)])
@@ -804,12 +837,19 @@ def alter_book(context: Context, state: State, action: Mapping[str, Any]) -> Non
                            "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against the effect's Damage."},
                            "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
                                             "description": "Damage X times: the MAMODO card that PROTECTS against each infliction "
-                                            "(null: none)."}},
+                                            "(null: none)."},
+                           "coins": COINS},
                    required=["player", "card"])
 def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]
     effect = _chosen_effect(context, state, player, name, action.get("effect", 0))
+    if effect.kind == "redo-coins":
+        context.note("zb.qa.q14", f"{name}'s effect changes a coin toss: it is no cut-in effect and is applied right after coins "
+                     "are flipped (redo-coins)", involves=[card(name), COIN_TOSS])
+        raise context.reject("coin-redo-not-an-action", f"{name}'s effect re-does a coin toss: it negates nothing and is applied "
+                             "without an Action", "zb.qa.q14", involves=[card(name), COIN_TOSS])
     in_battle = state.step in ("attack", "defend", "apply-effects")
+    _check_role(context, state, player, name, effect)
     if effect.is_cut_in:
         _check_cut_in(context, state, player, name, effect, action.get("target"))
     elif effect.kind == "negate":
@@ -819,7 +859,7 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
     else:
         if effect.is_battle_effect:
             raise context.reject("not-in-non-battle", f"{name}'s effect has the Battle icon: it is applied in a Battle",
-                                 "zb.mamodo.icon-area", involves=[card(name)])
+                                 _icon_area(state, name), involves=[card(name)])
         if not effect.is_cut_in:
             _take_action(context, state, player.name, "an effect", action)
         else:
@@ -859,6 +899,23 @@ def _chosen_effect(context: Context, state: State, player: Player, name: str, in
     return effect
 
 
+def _check_role(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+    """ "When you are the Attacker (Defender)": the player whose turn it is is the Attacker, the other the Defender; the glossary's
+    "currently Attacking in the Battle" may limit the roles to a Battle (the switch)."""
+    if effect.only_as is None:
+        return
+    role: str | None = "attacker" if player.name == state.attacker else "defender"
+    if context.read(GLOSSARY_ATTACKER, "turn-roles"):
+        context.note(GLOSSARY_ATTACKER, f"{player.name} is the {role} for the whole turn, in a Battle or not", involves=[card(name)])
+    elif state.battle is None:
+        role = None
+        context.note(GLOSSARY_ATTACKER, f"No Battle is taking place: {player.name} is neither Attacking nor Defending in a Battle",
+                     involves=[card(name)])
+    if role != effect.only_as:
+        raise context.reject("wrong-role", f"{name}'s effect is applied when its player is the {effect.only_as}; {player.name} is "
+                             f"{'the ' + role if role else 'neither'}", GLOSSARY_ATTACKER, involves=[card(name)])
+
+
 def _holder(player: Player, name: str) -> Mamodo | None:
     """The in-play MAMODO card that is, or carries, the card ``name`` (an MJ12 card: a stand-in in Normal Status)."""
     for m in player.mamodo:
@@ -885,6 +942,8 @@ def _check_phase_owner(context: Context, state: State, player: Player, name: str
 def _pay_and_apply(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any],
                    *, respondable: bool = True) -> None:
     """Pay an applied effect's cost, then resolve it: at once, open to a cut-in effect as the next Action if ``respondable``."""
+    if effect.coins:
+        _flip_effect_coins(context, state, player.name, name, effect, action)
     _pay(context, state, player, name, effect)
     if effect.is_cut_in:
         _cut_in(context, state, player.name, name, effect, action)
@@ -931,6 +990,9 @@ def _pay(context: Context, state: State, player: Player, name: str, effect: Effe
 
 def _apply_in_battle(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
     if state.step == "attack":
+        if effect.is_battle_effect and _battle_effect_any_time(context, name):
+            _apply_before_defense(context, state, player, name, effect, action)
+            return
         if not context.read(BATTLE_EFFECTS_STEP, "part-of-defend"):
             raise context.reject("not-now", f"{state.defender} declares or waives the Defense first (Battle step 2)",
                                  BATTLE_EFFECTS_STEP, involves=[BATTLE])
@@ -949,7 +1011,7 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     context.note(EITHER_PHASE[state.card(name).type], f"{player.name} applies {name}'s effect in {state.attacker}'s BATTLE PHASE",
                  involves=[card(name)])
     context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
-    context.note("zb.mamodo.icon-area", f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
+    context.note(_icon_area(state, name), f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
     if effect.is_battle_effect:
         context.note("zb.battle-effects.icon", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
         context.note("zb.battle-effects.icon-caption", f"{name}'s effect is marked with the Battle icon: a \"Battle\" effect",
@@ -965,6 +1027,33 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
     else:
         state.priority = other(player.name)
         context.note(PRIORITY_AFTER_BATTLE_EFFECT, f"{other(player.name)} may act next, as after any Action", involves=[ACTION])
+
+
+def _battle_effect_any_time(context: Context, name: str) -> bool:
+    """The glossary's Battle effect, "used during Battle" (between Battle In and Battle Out): also before the Defense?"""
+    if context.read(GLOSSARY_BATTLE_EFFECT, "whole-battle"):
+        context.note(GLOSSARY_BATTLE_EFFECT, f"{name}'s Battle effect can be used at any time during the Battle, before the Defense too",
+                     involves=[card(name), BATTLE])
+        return True
+    context.note(GLOSSARY_BATTLE_EFFECT, f"{name}'s Battle effect is applied in the Battle's effects step only, not before the Defense",
+                 involves=[card(name), BATTLE])
+    return False
+
+
+def _apply_before_defense(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """A Battle effect applied between the Attack and the Defense: the Defender then still declares or waives the Defense."""
+    if state.priority != player.name and not effect.is_cut_in:
+        raise context.reject("not-your-action", f"{state.priority} declares or waives the Defense first", "zb.battle.defend-optional",
+                             involves=[ACTION])
+    context.note("zb.battle-effects.icon", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
+    _pay_and_apply(context, state, player, name, effect, action)
+    state.priority = state.defender
+    context.note("zb.battle.defend-optional", f"{state.defender} may still Defend, or pass", involves=[BATTLE])
+
+
+def _icon_area(state: State, name: str) -> str:
+    """The card face's Icon Area: the same sentence on MAMODO and PARTNER cards."""
+    return "zb.partner.icon-area" if state.card(name).type == "PARTNER" else "zb.mamodo.icon-area"
 
 
 def _allowed_in_battle(context: Context, effect: Effect) -> bool:
@@ -1132,9 +1221,6 @@ def _return_no_battle_spells(context: Context, player: Player) -> None:
 
 
 # === Declaring "Battle In!" and the Battle =======================================================
-
-
-COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card's effect flips lands (chance, written down)."}
 
 
 @vocabulary.action("battle-in", 'An Action of the Attacker: declare "Battle In!" with a SPELL card for an in-play MAMODO card.',
@@ -1535,6 +1621,8 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     context.note("zb.battle.defend-declare", f"{state.defender} declares 1 Defense: {battle.defender_mamodo} with {kind.name} "
                  f"from page {battle.defense.page}", involves=[card(kind.name), card(battle.defender_mamodo or "")])
     context.note("zb.glossary.defense", f"A Defense declared with {kind.name}, a SPELL card with the Defend icon", involves=[card(kind.name)])
+    for ruling in ("zb.glossary.defender", "zb.glossary.defender-repeat"):
+        context.note(ruling, f"{state.defender}, whose turn is not active, Defends in the Battle", involves=[BATTLE])
     defender.mp -= cost
     context.note("zb.battle.defend-pay", f"{state.defender} pays {cost} MP: {defender.mp} MP", involves=[card(kind.name), MP],
                  mp=defender.mp)
@@ -1616,13 +1704,16 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     base = state.card(mamodo).power if holder is not None else 0
     in_play = _in_play_power(context, state, player, holder)
     spell_power = state.card(spell.card).power if spell is not None else 0
-    boost = battle.power[owner] + player.turn_power
+    boost = battle.power[owner] + player.turn_power + player.battle_power
     total = base + in_play + spell_power + boost
     ruling = "zb.battle.attacker-total" if owner == state.attacker else "zb.battle.defender-total"
     context.note("zb.mamodo.power", f"{mamodo}'s Power: {base}", involves=[card(mamodo)], power=base)
     if player.turn_power:
         context.note("zb.event.until-end-phase", f"{owner}'s EVENT card adds {player.turn_power} Power until the END PHASE",
                      involves=[BATTLE])
+    if player.battle_power:
+        context.note("zb.glossary.during-battle", f"During the Battle {owner}'s MAMODO cards get {player.battle_power:+d} Power",
+                     involves=[BATTLE], power=player.battle_power)
     if spell is not None:
         context.note("zb.figure.attack-add-power" if owner == state.attacker else "zb.figure.defense-add-power",
                      f"{spell.card}'s Power {spell_power} is added to {owner}'s total", involves=[card(spell.card)])
@@ -1728,6 +1819,8 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     context.note("zb.battle.attacker-wins-effects", f"{state.attacker}, the Attacker, wins: {spell.name}'s effects are resolved",
                  involves=[card(spell.name)])
     context.note("zb.spell.damage", f"{spell.name}'s Damage: {spell.damage}", involves=[card(spell.name)], damage=spell.damage)
+    if _damage_negated(context, state, state.defender, spell.name):
+        return
     if spell.damage:
         _damage_book(context, state, state.defender, spell.damage, action.get("protect"), "zb.battle.win-damage")
     else:
@@ -1748,6 +1841,15 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     context.note("zb.battle.win-other-effects", f"Other effects: {len(others)}", involves=[card(spell.name)])
     for effect in others:
         _resolve_effect(context, state, state.attacker, spell.name, effect, action)
+
+
+def _damage_negated(context: Context, state: State, victim: str, spell: str) -> bool:
+    """A "Negate Damage" effect applied in this Battle: the SPELL card inflicts no Damage or Injury on that player."""
+    if victim not in _battle(state).damage_negated:
+        return False
+    context.note("zb.glossary.negate-damage", f"Damage is negated: {spell} inflicts no Damage or Injury on {victim}",
+                 involves=[card(spell), DAMAGE, INJURY])
+    return True
 
 
 def _injury_chooser(context: Context, state: State, action: Mapping[str, Any]) -> str:
@@ -1821,18 +1923,45 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
                      damage=amount)
         context.note("zb.qa.q6", f"{protector} receives one Injury for this infliction of {amount} Damage, regardless of the amount",
                      involves=[card(protector), INJURY], damage=amount)
-        _injure(context, state, player, holder, None)
+        context.note("zb.glossary.damage-book", f"{protector} PROTECTS the Spell Book: no Damage is inflicted on {victim}'s Spell Book",
+                     involves=[card(protector), DAMAGE, BOOK])
+        _injure(context, state, player, holder, None, protecting=True)
         return
     context.note(ruling, f"{amount} Damage: {victim} turns {amount} page(s), no MP gained", involves=[DAMAGE, BOOK], damage=amount)
+    context.note("zb.glossary.damage-book", f"No MAMODO card PROTECTS: the Damage is inflicted on {victim}'s Spell Book, its pages "
+                 "must be turned", involves=[DAMAGE, BOOK], damage=amount)
     _turn_pages(context, state, victim, amount, "damage")
+    _on_inflict(context, state, other(victim), "Damage to the Spell Book")
     if state.loser is None:
         context.note("zb.precautions.newly-opened", f"{victim} may play the cards in the newly open pages {_pages(player)}",
                      involves=[BOOK])
 
 
-def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None) -> None:
+def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None, *, protecting: bool = False) -> None:
     if _shielded(context, state, player, holder):
         return
+    _injure_status(context, state, player, holder, ruling)
+    _on_inflict(context, state, other(player.name), f"Injury to {holder.card}", protecting=protecting)
+
+
+def _on_inflict(context: Context, state: State, inflicter: str, what: str, *, protecting: bool = False) -> None:
+    """[IN PLAY] "When you inflict Damage or Injury" effects of the inflicting player resolve at each infliction."""
+    timed = [(owner, source, e) for owner, source, e in _in_play_effects(context, state, "on-inflict") if owner == inflicter]
+    for owner, source, effect in timed:
+        if protecting and not context.read(WHEN_INFLICT_PROTECTED, "protect-is-injury"):
+            context.note(WHEN_INFLICT_PROTECTED, f"The PROTECTED Damage is not inflicted and the {what} is the cost of PROTECTING: "
+                         f"{source}'s effect does not activate", involves=[card(source), INJURY])
+            continue
+        if protecting:
+            context.note(WHEN_INFLICT_PROTECTED, f"The PROTECTING MAMODO card's {what} is an Injury {owner} inflicted",
+                         involves=[card(source), INJURY])
+        context.note("zb.glossary.when-inflict", f"{owner} inflicts {what}: {source}'s effect activates", involves=[card(source)])
+        context.note("zb.tag.in-play-repeat", f"{source}'s [IN PLAY] effect resolves as often as its condition comes",
+                     involves=[card(source)])
+        _resolve_effect(context, state, owner, source, effect, {})
+
+
+def _injure_status(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None) -> None:
     if holder.status == "injured":
         context.note("zb.damage.second-discards", f"{holder.card} is already Injured: it is sent to the Discard Pile",
                      involves=[card(holder.card), INJURY])
@@ -1840,6 +1969,8 @@ def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruli
         _send_to_discard(context, state, player, holder.card, None)
         return
     holder.status = "injured"
+    context.note("zb.glossary.injured-status", f"{holder.card} has received Damage or Injury one time: Injured Status, turned sideways",
+                 involves=[card(holder.card), INJURY])
     if ruling:
         context.note(ruling, f"{holder.card} becomes Injured", involves=[card(holder.card), INJURY])
     else:
@@ -1883,6 +2014,8 @@ def _kept_of_cards_gone(context: Context, state: State, player: Player, gone: se
 
 
 def _move_to_discard(context: Context, state: State, player: Player, name: str, ruling: str | None) -> None:
+    context.note("zb.glossary.discard-face-up", f"{name} goes to {player.name}'s Discard Pile face-up, as every card there",
+                 involves=[card(name)])
     holder = player.find(name)
     if holder is not None:
         player.mamodo.remove(holder)
@@ -1940,12 +2073,13 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     battle = _battle(state)
     context.note("zb.battle.lose-negated", f"{state.defender} wins the Battle: the Attack is negated, no Damage", involves=[BATTLE])
     defense = state.card(battle.defense.card) if battle.defense is not None and not battle.defense_negated else None
-    if defense is not None and defense.counter and defense.damage:
+    countering = defense is not None and defense.counter and defense.damage > 0
+    if defense is not None and countering and not _damage_negated(context, state, state.attacker, defense.name):
         context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its Damage is applied", involves=[card(defense.name)])
         context.note("zb.glossary.counter", f"{state.defender}, the Defender, wins against the Attacker: {defense.name}'s [COUNTER] "
                      "inflicts Damage", involves=[card(defense.name), DAMAGE])
         _damage_book(context, state, state.attacker, defense.damage, action.get("protect"), "zb.battle.lose-counter")
-    elif defense is not None:
+    elif defense is not None and not countering:
         context.note("zb.battle.lose-counter", f"{defense.name} has no [COUNTER]: its effects and Damage are not applied",
                      involves=[card(defense.name)])
     spells = ([(state.attacker, battle.spell)] if not battle.attack_negated else []) + \
@@ -2001,6 +2135,20 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
     if effect.keep is not None:
         _keep(context, state, owner, source, effect)
         return
+    if effect.select_all:
+        selected = _selected_all(state, owner, effect)
+        context.note("zb.glossary.select-all-type", f"{source}'s effect selects all {effect.of_type or 'MAMODO'} cards of "
+                     f"{other(owner)}: {', '.join(selected) or 'none'}", involves=[card(source)])
+        for name in selected:
+            _resolve_effect(context, state, owner, source, replace(effect, select_all=False), {**action, "target": name})
+        return
+    if effect.coins:
+        heads = _heads(context, source, effect, action)
+        context.note("zb.glossary.coin", f"{source}: {heads} heads (the side with a mamodo's face): the effect acts {heads} time(s)",
+                     involves=[card(source), COIN_TOSS], heads=heads)
+        for _ in range(heads):
+            _resolve_effect(context, state, owner, source, replace(effect, coins=0), action)
+        return
     handler: EffectHandler = vocabulary.effect_handler("effect", effect.kind)
     with context.involving(card(source)):
         handler(context, state, owner, source, effect, action)
@@ -2013,23 +2161,32 @@ def _whom(effect: Effect, owner: str) -> str:
     return owner if effect.whose == "self" else other(owner)
 
 
+def _affected(context: Context, source: str, effect: Effect, owner: str) -> str:
+    """"You" in an effect's text is its player, the owner of the card; "your opponent" the other player."""
+    context.note("zb.glossary.player", f"{source}'s player is its owner, {owner}", involves=[card(source)])
+    if effect.whose != "self":
+        context.note("zb.glossary.opponent", f"{source}'s opponent is the other player, {other(owner)}", involves=[card(source)])
+    return _whom(effect, owner)
+
+
 EFFECT_COMMON = {
     "tag": {"enum": ["declare", "mp", "discard", "in-play"], "description": "[DECLARE TO USE], [X MP], [SEND THIS CARD TO THE "
             "DISCARD PILE] or [IN PLAY] (default declare)."},
     "mp": {"type": "integer", "minimum": 0, "description": "The X of an [X MP] effect."},
     "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend", "cut-in"]}, "description": "The effect's icons."},
-    "timing": {"enum": ["start-phase", "end-phase", "put-in-play", "on-damage", "other", "regardless"],
-               "description": "When an [IN PLAY] effect activates (START PHASE, END PHASE, as put in play); on a SPELL card: on "
-               "Damage or Injury, other effects, or regardless of Power."},
+    "timing": {"enum": ["preparation", "during-battle", "start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage", "other", "regardless"],
+               "description": "When an [IN PLAY] effect activates (PREPARATION PHASE, START PHASE, END PHASE, as put in play, when its player inflicts "
+               "Damage or Injury); on an EVENT card's Power: during-battle; on a SPELL card: on Damage or Injury, other effects, or regardless of Power."},
     "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
     "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
     "keep": {"enum": ["stay", "standby"], "description": "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates."},
-    "until": {"enum": ["end-phase", "start-phase", "own-start-phase", "battle-out", "opponent-event"],
+    "until": {"enum": ["end-phase", "start-phase", "own-start-phase", "own-next-end-phase", "battle-out", "opponent-event"],
               "description": "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
-              "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; opponent-event: "
-              "when the opponent next plays an EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE)."},
-    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play"]},
+              "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; own-next-end-phase: "
+              "the END PHASE of its owner's next turn; opponent-event: when the opponent next plays an EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE)."},
+    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play",
+                                                    "preparation"]},
                 "description": "What a negate, prohibit or make-unnegatable effect applies to."},
     "cannot_be_negated": {"type": "boolean", "description": "\"Cannot be negated\"."},
     "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\"."},
@@ -2040,7 +2197,14 @@ EFFECT_COMMON = {
     "if_mp_at_least": {"type": "integer", "minimum": 0, "description": "The effect does something only if the player it affects "
                        "has at least this many MP."},
     "once_per_game": {"type": "boolean", "description": "\"This effect can be applied only once per game (per player)\"."},
-    "of_type": {"enum": ["MAMODO", "PARTNER", "MJ12"], "description": "A prohibit effect: only the effects of cards of this type."},
+    "of_type": {"enum": ["MAMODO", "PARTNER", "MJ12"], "description": "A prohibit effect: only the effects of cards of this type; an "
+                "effect that selects: \"Select 1 *type* card\" (without it, \"Select 1 card\": any type)."},
+    "coins": {"type": "integer", "minimum": 1, "description": "\"Flip X coins\": flipped as the effect is declared (apply-effect coins), "
+              "it acts once for each heads."},
+    "min_power": {"type": "integer", "minimum": 0, "description": "The effect selects only a MAMODO card with at least this much Power."},
+    "only_as": {"enum": ["attacker", "defender"], "description": "\"When you are the Attacker (Defender)\": the effect is applied only "
+                "in that role."},
+    "select_all": {"type": "boolean", "description": "\"Select all *type* cards\": every such card of the opponent's side."},
 }
 
 
@@ -2051,23 +2215,106 @@ def _effect_params(**own: Any) -> dict[str, Any]:
 AMOUNT = {"type": "integer", "minimum": 0}
 
 
+# --- Coins (Q14) --------------------------------------------------------------------------------
+
+
+def _heads(context: Context, source: str, effect: Effect, action: Mapping[str, Any]) -> int:
+    coins = list(action.get("coins") or [])
+    if len(coins) != effect.coins:
+        raise context.reject("no-such-choice", f"{source}'s effect flips {effect.coins} coin(s): the scenario writes how each lands "
+                             f"(coins: {effect.coins} of heads or tails), not {coins}", "zb.battle.coins-at-declaration",
+                             involves=[card(source), COIN_TOSS])
+    return coins.count("heads")
+
+
+def _flip_effect_coins(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """An effect that flips coins flips all of them as it is declared; a coin re-do effect may follow at once."""
+    coins = ", ".join(action.get("coins") or [])
+    _heads(context, source, effect, action)
+    context.note("zb.battle.coins-at-declaration", f"{source}'s {effect.coins} coin(s) are flipped as it is declared: {coins}",
+                 involves=[card(source), COIN_TOSS])
+    state.coin_toss, state.coin_redo = (owner, source), None
+
+
+@vocabulary.effect("redo-coins", "Re-do the coin toss of the effect whose coins were just flipped (the action redo-coins, "
+                   "without an Action).", params=_effect_params())
+def redo_coins_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note("zb.qa.q14", f"{source}'s effect changes the outcome of a coin toss", involves=[card(source), COIN_TOSS])
+
+
+@vocabulary.action("redo-coins", "Right after the coins of an effect are flipped, without an Action: a player applies the effect of "
+                   "their own in-play card that re-does the coin toss; the effect resolves again with the new result.",
+                   params={"player": ref("player"), "card": ref("card-name"), "effect": {"type": "integer", "minimum": 0},
+                           "coins": COINS},
+                   required=["player", "card", "coins"])
+def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player, name = state.players[action["player"]], action["card"]
+    owner = other(player.name)
+    _refuse_when_over(context, state)
+    if _holder(player, name) is None and _holder(state.players[owner], name) is not None:
+        context.note("zb.qa.q14", f"The right to use {name}'s effect is {owner}'s: it cannot be transferred to {player.name}",
+                     involves=[card(name), COIN_TOSS])
+        raise context.reject("coin-redo-not-transferable", f"{name} is {owner}'s card: only {owner} may apply its effect", "zb.qa.q14",
+                             involves=[card(name), COIN_TOSS])
+    effect = _chosen_effect(context, state, player, name, action.get("effect", 0))
+    if effect.kind != "redo-coins":
+        raise context.reject("no-such-effect", f"{name}'s effect does not change a coin toss", involves=[card(name)])
+    top = state.stack.top
+    if state.coin_toss is None or top is None or top.card != state.coin_toss[1] or top.effect.before is None:
+        raise context.reject("not-now", "no coins were just flipped: a coin re-do effect is used immediately after the coins of an "
+                             "effect are flipped", "zb.qa.q14", involves=[card(name), COIN_TOSS])
+    context.note("zb.qa.q14", f"{player.name} applies {name}'s effect right after {top.card}'s coins are flipped, without an Action",
+                 involves=[card(name), card(top.card), COIN_TOSS])
+    restored: State = deep_copy(top.effect.before)
+    _pay(context, restored, restored.players[player.name], name, effect)
+    redone = replace(top.effect, action={**top.effect.action, "coins": list(action["coins"])}, before=deep_copy(restored))
+    restored.stack = ResponseStack(state.stack.links[:-1]).push(replace(top, effect=redone))
+    for kept in ("priority", "passes", "step", "previous_action", "current_action", "coin_toss"):
+        setattr(restored, kept, getattr(state, kept))
+    restored.coin_redo = name
+    vars(state).update(vars(restored))
+    state.log.append(f"{name}: redo-coins")
+    for then in top.effect.effects:
+        _resolve_effect(context, state, top.player, top.card, then, redone.action)
+
+
 @vocabulary.effect("power", "Adds 'amount' Power: in a Battle to its side's Total Power, from an EVENT card until the END PHASE, "
                    "as an [IN PLAY] effect to its MAMODO card while it is in play.", params=_effect_params(amount=AMOUNT))
 def power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    if state.card(source).type == "EVENT":
+    if state.card(source).type == "EVENT" and effect.timing == "during-battle":
+        state.players[owner].battle_power += effect.amount
+        context.note("zb.glossary.during-battle", f"{source}: +{effect.amount} Power for {owner}'s MAMODO cards during the Battle "
+                     "(between \"Battle In\" and \"Battle Out\"), not the whole BATTLE PHASE", amount=effect.amount)
+    elif state.card(source).type == "EVENT":
         state.players[owner].turn_power += effect.amount
         context.note("zb.event.until-end-phase", f"{source}: +{effect.amount} Power for {owner} until the END PHASE",
                      amount=effect.amount)
     elif state.battle is not None:
-        if effect.is_battle_effect and not context.read(BATTLE_STEP_5, "apply-window"):
-            context.note(BATTLE_STEP_5, f"{source}'s Battle effect is applied in Battle Step 5, after Compare Total Power: its "
-                         f"+{effect.amount} Power cannot change the winner", involves=[card(source), BATTLE], amount=effect.amount)
+        if effect.is_battle_effect and not _battle_effects_before_compare(context, source, effect.amount):
             return
-        if effect.is_battle_effect:
-            context.note(BATTLE_STEP_5, f"{source}'s Battle effect is applied in the effects step before Compare Total Power",
-                         involves=[card(source), BATTLE])
         state.battle.power[owner] += effect.amount
         context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {owner}'s Total Power", amount=effect.amount)
+
+
+STEP_5_WORDS = {BATTLE_STEP_5: "Battle effects can be applied during Battle Step 5",
+                GLOSSARY_RESOLVING: "Resolving effects (Battle Step 5) is the timing for Battle effects",
+                GLOSSARY_COMPARE: "Compare Total Power is in Battle Step 5"}
+
+
+def _battle_effects_before_compare(context: Context, source: str, amount: int) -> bool:
+    """Line 1109 and the glossary's Resolving effects (1204) and Compare Total Power (1205) all place Battle effects or the comparison
+    in "Battle Step 5": one question, whether a Battle effect's Power counts in the comparison. Any of them read as after-compare
+    puts Battle effects after it."""
+    before = True
+    for ruling, words in STEP_5_WORDS.items():
+        if context.read(ruling, "apply-window"):
+            context.note(ruling, f"{words}: {source}'s Battle effect is applied in the effects step before Compare Total Power",
+                         involves=[card(source), BATTLE])
+            continue
+        before = False
+        context.note(ruling, f"{words}: {source}'s Battle effect comes after Compare Total Power: its {amount:+d} Power cannot "
+                     "change the winner", involves=[card(source), BATTLE], amount=amount)
+    return before
 
 
 @vocabulary.effect("coin-power", "Flip a coin: if heads, 'amount' Power is added to the Total Power of the Attack or Defense.",
@@ -2084,13 +2331,13 @@ def coin_power(context: Context, state: State, owner: str, source: str, effect: 
 
 @vocabulary.effect("gain-mp", "Its owner (whose: self) or the opponent gets 'amount' MP.", params=_effect_params(amount=AMOUNT))
 def gain_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    _change_mp(context, state, source, effect, _whom(effect, owner), effect.amount)
+    _change_mp(context, state, source, effect, _affected(context, source, effect, owner), effect.amount)
 
 
 @vocabulary.effect("lose-mp", "Reduces the MP of the opponent (or of its owner) by 'amount', to 0 at the least.",
                    params=_effect_params(amount=AMOUNT))
 def lose_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    _change_mp(context, state, source, effect, _whom(effect, owner), -effect.amount)
+    _change_mp(context, state, source, effect, _affected(context, source, effect, owner), -effect.amount)
     _not_a_negation(context, state, "the reduction of MP")
 
 
@@ -2119,8 +2366,27 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
         raise context.reject("cannot-protect", "turning pages by an effect is not Damage", "zb.protect.only-damage",
                              involves=[PROTECT, BOOK])
     _turn_pages(context, state, who, effect.amount, "effect")
+    if _in_start_or_end_phase(state) and state.loser is None:
+        _mp_for_effect_pages(context, state, who, source, effect.amount)
     _not_a_negation(context, state, "turning pages of a Spell Book")
     _cite_in_play(context, state, source, effect)
+
+
+def _in_start_or_end_phase(state: State) -> bool:
+    """No one performs Actions and no Battle resolves: the START PHASE or the END PHASE."""
+    return state.priority is None and state.battle is None and not state.end_pending
+
+
+def _mp_for_effect_pages(context: Context, state: State, who: str, source: str, pages: int) -> None:
+    """The glossary's MP "gained by turning pages of your Spell Book during the START PHASE and END PHASE": pages an effect turns?"""
+    if context.read(GLOSSARY_MP, "own-turning-only"):
+        context.note(GLOSSARY_MP, f"{source} turned {pages} page(s) of {who}'s book during the START or END PHASE: only the phase's own "
+                     "page turning gives MP", involves=[card(source), MP])
+        return
+    player = state.players[who]
+    player.mp += pages * MP_PER_PAGE
+    context.note(GLOSSARY_MP, f"{who} turned {pages} page(s) during the START or END PHASE: 2 MP each, {player.mp} MP",
+                 involves=[card(source), MP], mp=player.mp)
 
 
 @vocabulary.effect("cannot-be-selected", "[IN PLAY] This card cannot be selected as a target of an effect.", params=_effect_params())
@@ -2133,6 +2399,8 @@ def cannot_be_selected(context: Context, state: State, owner: str, source: str, 
 def turn_back_pages(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     player = state.players[_whom(effect, owner)]
     player.opening = max(0, player.opening - effect.amount)
+    context.note("zb.glossary.previous-pages", f"{player.name} opens previous pages, before the open pages: {_pages(player)}",
+                 involves=[card(source), BOOK])
     context.note("zb.glossary.turn-back", f"{source}: {player.name} turns {effect.amount} page(s) backward: open pages {_pages(player)}",
                  involves=[card(source), BOOK])
 
@@ -2166,7 +2434,8 @@ def injure(context: Context, state: State, owner: str, source: str, effect: Effe
 def petrify(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     holder.status = "petrified"
-    context.note(None, f"{holder.card} becomes Petrified", involves=[card(holder.card), PETRIFIED])
+    context.note("zb.glossary.petrified", f"{holder.card} becomes Petrified: turned into a stone tablet, flipped face-down vertically",
+                 involves=[card(holder.card), PETRIFIED])
     _kept_of_cards_gone(context, state, victim, {holder.card} | ({holder.partner} if holder.partner else set()))
 
 
@@ -2174,6 +2443,7 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
                    "Discard Pile.",
                    params=_effect_params(target=ref("card-name")))
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    _check_selected_type(context, state, source, effect, action.get("target") or effect.target)
     partner = _selected_partner(state, owner, action.get("target") or effect.target)
     if partner is not None:
         victim, name = partner
@@ -2185,6 +2455,30 @@ def discard(context: Context, state: State, owner: str, source: str, effect: Eff
     victim.discarded_by_effect.add(holder.card)
     if state.battle is not None and holder.card in (state.battle.mamodo, state.battle.defender_mamodo):
         _not_a_negation(context, state, "sending a MAMODO card involved in the Battle to the Discard Pile")
+
+
+def _check_selected_type(context: Context, state: State, source: str, effect: Effect, name: str | None) -> None:
+    """ "Select 1 *type* card" selects a card of that type; "Select 1 card" one of any type."""
+    kind = state.card(name).type if name in state.cards else None
+    if effect.of_type is None:
+        context.note("zb.glossary.select-one-card", f"{source}'s effect selects 1 card of any type: {name} ({kind})",
+                     involves=[card(source)])
+        return
+    if kind != effect.of_type:
+        raise context.reject("no-such-choice", f"{source}'s effect selects 1 {effect.of_type} card; {name} is a {kind} card",
+                             "zb.glossary.select-one-type", involves=[card(source)])
+    context.note("zb.glossary.select-one-type", f"{source}'s effect selects 1 {effect.of_type} card: {name}", involves=[card(source)])
+
+
+def _selected_all(state: State, owner: str, effect: Effect) -> list[str]:
+    """ "Select all *type* cards": every such card on the opponent's side (Petrified MAMODO cards are no targets)."""
+    victim = state.players[other(owner)]
+    kind = effect.of_type or "MAMODO"
+    if kind == "MAMODO":
+        return [m.card for m in victim.mamodo if m.status != "petrified"]
+    if kind == "PARTNER":
+        return [m.partner for m in victim.mamodo if m.partner]
+    return [c for c, _ in victim.mj12]
 
 
 def _selected_partner(state: State, owner: str, name: str | None) -> tuple[Player, str] | None:
@@ -2285,6 +2579,15 @@ def play_spell(context: Context, state: State, owner: str, source: str, effect: 
     context.note(None, f"{source}'s effect plays a SPELL card: declare it with battle-in, played_by: {source}", involves=[card(source)])
 
 
+@vocabulary.effect("negate-damage", "\"Negate Damage\": the SPELL cards of this Battle inflict no Damage or Injury on its owner.",
+                   params=_effect_params())
+def negate_damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    _battle(state).damage_negated.add(owner)
+    context.note("zb.glossary.negate-damage", f"{source}: no Damage or Injury will be inflicted on {owner} in this Battle",
+                 involves=[card(source), DAMAGE, INJURY])
+    _not_a_negation(context, state, "negating Damage")
+
+
 @vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=_effect_params())
 def negate_attack(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     if state.battle is None and state.answered_battle_in is not None:
@@ -2348,6 +2651,8 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
         if holder is not None and any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects):
             raise context.reject("no-such-choice", f"{holder.card} cannot be selected as a target of an effect",
                                  "zb.glossary.cannot-be-selected", involves=[card(holder.card)])
+        if holder is not None and effect.min_power:
+            _check_min_power(context, state, state.players[who], holder, effect)
         if holder is not None:
             if holder.status == "petrified" and not petrified_ok:
                 raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
@@ -2357,6 +2662,21 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
             context.note("zb.glossary.select-your", f"The effect's user selects its target: {name}", involves=[card(holder.card)])
             return state.players[who], holder
     raise context.reject("no-such-choice", f"{name!r} is no in-play MAMODO card", "zb.injured.only-mamodo")
+
+
+def _check_min_power(context: Context, state: State, player: Player, holder: Mamodo, effect: Effect) -> None:
+    """An effect that selects a MAMODO card with at least some Power: its Power now, "during the Battle" boosts only in a Battle."""
+    power = state.card(holder.card).power + _in_play_power(context, state, player, holder) + player.turn_power
+    if state.battle is not None:
+        power += player.battle_power
+    elif player.battle_power:
+        context.note("zb.glossary.non-battle", f"Non-Battle: no Battle is taking place, so {player.name}'s {player.battle_power:+d} "
+                     f"Power \"during the Battle\" does not count: {holder.card} has {power} Power", involves=[card(holder.card)],
+                     power=power)
+    if power < effect.min_power:
+        raise context.reject("no-such-choice", f"{holder.card} has {power} Power, less than {effect.min_power}: the effect cannot "
+                             "select it", "zb.glossary.non-battle" if player.battle_power and state.battle is None else None,
+                             involves=[card(holder.card)], power=power)
 
 
 def _not_a_negation(context: Context, state: State, what: str) -> None:
@@ -2412,6 +2732,7 @@ def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) ->
 @steps("end-effects")
 def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.end.begins", "Both players are no longer in the BATTLE PHASE: the END PHASE begins")
+    context.note(_turn_steps(state), f"STEP 3, END PHASE, of {state.attacker}'s turn")
     _expire_standby(context, state)
     _expire_stay(context, state, "end-phase")
     timed: list[tuple[str, Callable[[], None]]] = [
@@ -2421,6 +2742,9 @@ def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> No
               if (kept.effect.until or "end-phase") == "end-phase"]
     order = list(action.get("order") or [])
     context.note("zb.end.effects", f"END PHASE effects to resolve: {len(timed)}")
+    duplicated = sorted({source for source, _ in timed if sum(1 for s, _ in timed if s == source) > 1})
+    if duplicated:
+        context.note("zb.glossary.duplicated", f"{', '.join(duplicated)}: the same effect is applied more than once simultaneously")
     if len(timed) > 1 or order:
         if context.read(END_PHASE_ORDER, "any-simultaneous") and order:
             timed.sort(key=lambda t: order.index(t[0]) if t[0] in order else len(order))
@@ -2428,9 +2752,8 @@ def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> No
             context.note("zb.qa.q13", f"{state.attacker}, the Attacker for this turn, determines the order of the resolving effects")
             context.note("zb.glossary.effect-conflict", "The result depends on the order in which the Attacker resolves them")
         else:
-            duplicated = {source for source, _ in timed if sum(1 for s, _ in timed if s == source) > 1}
             context.note(END_PHASE_ORDER, "The effects resolve in the order the END PHASE lists them; the Attacker orders "
-                         f"only duplicated effects{' (' + ', '.join(sorted(duplicated)) + ')' if duplicated else ''}")
+                         f"only duplicated effects{' (' + ', '.join(duplicated) + ')' if duplicated else ''}")
     state.end_recovery_first = bool(order and order[0] == "petrified-recovery" and context.read(END_PHASE_ORDER, "any-simultaneous"))
     if state.end_recovery_first:
         _recover_petrified(context, state, action)
@@ -2562,8 +2885,10 @@ def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) 
         context.note("zb.no-mamodo.then-turn", f"{player.name} put a MAMODO card in play by the no-MAMODO rule: "
                      "now turns 1 page for 2 MP and ends the turn", involves=[BOOK])
     state.sent_in.clear()
+    next_page = max(player.open) + 1
     player.opening += 1
     player.mp += MP_PER_PAGE
+    context.note("zb.glossary.next-page", f"Page {next_page}, the page immediately after the open pages, is now open", involves=[BOOK])
     context.note("zb.end.turn-one-page", f"{player.name}, the Attacker, turns 1 page ({_pages(player)}) and gets 2 MP: {player.mp} MP",
                  involves=[BOOK, MP], mp=player.mp)
     context.note("zb.turns.end-must-turn", "The page turning of the END PHASE is not optional", involves=[BOOK])
@@ -2579,7 +2904,7 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
     for player in state.players.values():
         if player.turn_power:
             context.note("zb.event.until-end-phase", f"{player.name}'s EVENT Power ends with the END PHASE")
-        player.turn_power, player.event_played = 0, False
+        player.turn_power, player.battle_power, player.event_played = 0, 0, False
         player.used_effects.clear()
         player.negated_cards.clear()
         player.spells_used.clear()
@@ -2614,7 +2939,7 @@ def _keep(context: Context, state: State, owner: str, source: str, effect: Effec
     """A resolved [STAY] or [STANDBY] effect: its copy goes to the zone, where it stays active or waits."""
     zone = effect.keep or "stay"
     until = effect.until or "end-phase"
-    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone=zone))
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone=zone, turn=state.turn))
     state.log.append(f"{source}: {effect.kind} [{zone.upper()}]")
     if zone == "stay":
         context.note("zb.glossary.stay", f"{source}'s [STAY] effect remains active until a specified time", involves=[card(source), STAY])
@@ -2631,16 +2956,23 @@ def _keep(context: Context, state: State, owner: str, source: str, effect: Effec
 
 def _timing(until: str) -> str:
     return {"end-phase": "END PHASE", "start-phase": "next START PHASE", "own-start-phase": "START PHASE of its owner's next turn",
-            "battle-out": '"Battle Out"', "opponent-event": "opponent's next EVENT card this turn"}.get(until, until)
+            "battle-out": '"Battle Out"', "own-next-end-phase": "END PHASE of its owner's next turn", "opponent-event": "opponent's next EVENT card this turn"}.get(until, until)
 
 
 def _kept(state: State, zone: str | None = None) -> list[Kept]:
     return [k for name in (state.attacker, state.defender) for k in state.players[name].kept if zone is None or k.zone == zone]
 
 
+def _stay_due(state: State, kept: Kept, until: str) -> bool:
+    """Whether a [STAY] effect expires at ``until`` now: the END PHASE of its owner's next turn comes in a later turn."""
+    if kept.effect.until == "own-next-end-phase":
+        return until == "end-phase" and kept.owner == state.attacker and state.turn > kept.turn
+    return (kept.effect.until or "end-phase") == until
+
+
 def _expire_stay(context: Context, state: State, until: str) -> None:
     for kept in _kept(state, "stay"):
-        if (kept.effect.until or "end-phase") == until:
+        if _stay_due(state, kept, until):
             state.players[kept.owner].kept.remove(kept)
             context.note("zb.stay.duration", f"{kept.source}'s [STAY] effect expires at the {_timing(until)}",
                          involves=[card(kept.source), STAY])
@@ -2672,6 +3004,12 @@ def _activate_kept(context: Context, state: State, kept: Kept, timing: str) -> N
                  involves=[card(kept.source), STANDBY, CUT_IN])
     context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
                  involves=[STANDBY, CUT_IN])
+    prohibition = _prohibition(state, kept.owner, kept.source, _classes(kept.effect))
+    if prohibition is not None:
+        context.note("zb.glossary.effect-already-applied", f"{kept.source}'s [STANDBY] effect was already applied, waiting to be "
+                     f"activated: {prohibition.source}'s later \"Cannot\" does not stop it", involves=[card(kept.source), STANDBY, CANNOT])
+        context.note("zb.glossary.cannot", f"{prohibition.source}'s \"Cannot\" effect was applied in advance of new effects only",
+                     involves=[card(prohibition.source), CANNOT])
     _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
 
 
@@ -2688,6 +3026,8 @@ def _check_kept_target(context: Context, state: State, player: Player, name: str
     """A negating effect that is no cut-in negates an active [STAY] or [STANDBY] effect it targets, and nothing else."""
     zones = [z for z in ("stay", "standby") if z in effect.negates]
     wanted = action.get("target") or effect.target
+    if "preparation" in effect.negates:
+        _check_preparation_target(context, state, player, name, wanted)
     if not zones:
         raise context.reject("nothing-to-negate", f"{name}'s effect is no cut-in effect: it negates only what it targets "
                              "([STAY] or [STANDBY] effects)", "zb.negating.already-active", involves=[card(name)])
@@ -2712,6 +3052,19 @@ def _check_kept_target(context: Context, state: State, player: Player, name: str
                                  involves=[card(kept.source)])
         context.note(CANNOT_BE_NEGATED_SCOPE, f"{name}'s effect is neither a Battle effect nor a cut-in effect: it may negate "
                      f"{kept.source}'s", involves=[card(kept.source)])
+
+
+def _check_preparation_target(context: Context, state: State, player: Player, name: str, wanted: str | None) -> None:
+    """An effect resolved during the PREPARATION PHASE cannot be negated after the START PHASE of the first turn."""
+    found = [source for owner, source in state.preparation_effects if owner == other(player.name) and wanted in (None, source)]
+    if not found:
+        raise context.reject("nothing-to-negate", f"{other(player.name)} has no effect resolved during the PREPARATION PHASE"
+                             + (f" of {wanted}" if wanted else ""), "zb.glossary.preparation-effects", involves=[card(name)])
+    first_start_phase_over = state.turn > 1 or not _before_start_phase(state)
+    if first_start_phase_over:
+        raise context.reject("cannot-be-negated", f"{found[0]}'s effect was resolved during the PREPARATION PHASE: after the START "
+                             "PHASE of the first turn it cannot be negated", "zb.glossary.preparation-effects",
+                             involves=[card(name), card(found[0])])
 
 
 @vocabulary.effect("negate", "Negates what 'negates' lists: as a cut-in effect (icons: [cut-in]) the card or effect the opponent "
@@ -2806,6 +3159,11 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
                  involves=[card(name), CUT_IN])
     context.note("zb.glossary.just-played", "\"Just played/applied\": the card or effect of the previous Action"
                  + (f" ({top.card}, {top.player}'s)" if top is not None else ": none is waiting"), involves=[CUT_IN])
+    if wanted_card is not None and wanted_card == state.coin_redo:
+        context.note("zb.qa.q14", f"{wanted_card}'s effect changed the outcome of a coin toss: cut-in effects cannot negate it",
+                     involves=[card(name), card(wanted_card), COIN_TOSS])
+        raise context.reject("cannot-be-negated", f"{wanted_card}'s coin re-do cannot be negated by {name}'s cut-in effect", "zb.qa.q14",
+                             involves=[card(name), card(wanted_card), CUT_IN])
     if top is None or top.player == player.name:
         _note_in_play_not_cut_in(context, state, other(player.name))
         last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
@@ -3008,6 +3366,10 @@ def _in_play_active(context: Context, state: State, owner: str, source: str) -> 
 
 def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
+    if action["action"] == "redo-coins":
+        return
+    if not _is_cut_in(state, action):
+        state.coin_toss, state.coin_redo = None, None
     name = action.get("card") or action.get("spell") or action.get("effect_of")
     current = (action["player"], name) if action.get("player") and name else None
     state.previous_action, state.current_action = state.current_action, current

@@ -73,7 +73,11 @@ class Effect:
     stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
     once_per_game: bool = False  # "This effect can be applied only once per game (per player)"
     if_mp_at_least: int = 0  # the effect does something only if the player it affects has at least this many MP
-    of_type: str | None = None  # prohibit: only the effects of cards of this type (PARTNER, MAMODO, MJ12)
+    of_type: str | None = None  # prohibit: only the effects of cards of this type (PARTNER, MAMODO, MJ12); select: "Select 1 *type* card"
+    coins: int = 0  # "Flip X coins" as the effect is declared: it acts once for each heads
+    min_power: int = 0  # the effect selects only a MAMODO card with at least this much Power
+    only_as: str | None = None  # "When you are the Attacker (Defender)": attacker or defender
+    select_all: bool = False  # "Select all *type* cards": every card of the type on the opponent's side
 
     @property
     def passes_prohibitions(self) -> bool:
@@ -179,6 +183,7 @@ class Player:
     spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
     no_battle_out: list[tuple[str, int]] = field(default_factory=list)  # No Battle SPELL cards (and pages) off their page
     turn_power: int = 0  # Power an EVENT card gives until the END PHASE
+    battle_power: int = 0  # Power an EVENT card gives "during the Battle" (between Battle In and Battle Out) until the END PHASE
     events_shown: list[int] = field(default_factory=list)  # pages of EVENT cards played this turn
     events_allowed: int = 1  # EVENT cards this player may play this turn (a card effect may allow more)
     discarded_by_effect: set[str] = field(default_factory=set)  # cards a card effect sent to the Discard Pile
@@ -210,6 +215,7 @@ class Kept:
     source: str
     effect: Effect
     zone: str  # stay, standby, turn
+    turn: int = 0  # the turn it was applied in
 
     @property
     def label(self) -> str:
@@ -249,6 +255,7 @@ class Battle:
     power: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     attack_negated: bool = False
     defense_negated: bool = False
+    damage_negated: set[str] = field(default_factory=set)  # players a "Negate Damage" effect spares this Battle's Damage and Injury
     totals: dict[str, int] = field(default_factory=dict)
     winner: str | None = None  # attacker or defender, once compared
 
@@ -275,6 +282,9 @@ class State:
     stack: ResponseStack[Applied] = field(default_factory=ResponseStack)  # effects just applied and the cut-ins against them
     current_action: tuple[str, str] | None = None  # (player, card) of the Action being performed, if it plays or applies a card
     previous_action: tuple[str, str] | None = None  # the same for the Action before it
+    preparation_effects: list[tuple[str, str]] = field(default_factory=list)  # (owner, card) of effects resolved in the PREPARATION PHASE
+    coin_toss: tuple[str, str] | None = None  # (player, card) of the effect whose coins were just flipped
+    coin_redo: str | None = None  # the card whose effect re-did those coins
 
     @property
     def defender(self) -> str:
@@ -295,7 +305,9 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
                   cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
                   regardless_of_card_effects=raw.get("regardless_of_card_effects", False),
                   times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False),
-                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0), of_type=raw.get("of_type"))
+                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0), of_type=raw.get("of_type"),
+                  coins=raw.get("coins", 0), min_power=raw.get("min_power", 0), only_as=raw.get("only_as"),
+                  select_all=raw.get("select_all", False))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
