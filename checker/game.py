@@ -16,7 +16,7 @@ import contextlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Protocol
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from checker.catalogue import Catalogue, load_catalogue
 from checker.datafile import read_yaml
@@ -139,6 +139,16 @@ class Context:
                 settling=self.settling,
             )
         )
+
+    @contextlib.contextmanager
+    def quietly(self) -> Iterator[None]:
+        """Leave no trace of what runs inside: for rules that redo, on another copy of the state, what the trace already shows."""
+        mark, consulted = len(self.trace), dict(self.consulted)
+        try:
+            yield
+        finally:
+            del self.trace[mark:]
+            self.consulted = consulted
 
     def reading(self, ruling_id: str) -> str:
         """The reading in force for an ambiguous ruling (a named switch).

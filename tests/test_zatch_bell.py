@@ -3,6 +3,7 @@ ruling, and random legal turns keep the invariants the manual implies (Hypothesi
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -85,14 +86,20 @@ def test_a_book_at_the_limits_is_accepted(case: str, tmp_path: Path, capsys) -> 
     assert main(["check", str(book_scenario(tmp_path, BOOKS_ACCEPTED[case], {}, None))]) == 0, capsys.readouterr().out
 
 
-def cards_in(state: State, name: str) -> int:
-    """Every card of a player's book, wherever it is: on its page, in play, in the Discard Pile or out for a Battle."""
+def places(state: State, name: str) -> Counter[str]:
+    """Every card of a player's book, counted once wherever it is: on its page, in play, in the Discard Pile or out for a Battle."""
     player = state.players[name]
-    out = 0
+    found = Counter(c for c in player.pages if c is not None)
+    found.update(player.in_play_cards())
+    found.update(player.discard)
     if state.battle is not None:
-        out = sum(1 for side, spell in ((state.attacker, state.battle.spell), (state.defender, state.battle.defense))
-                  if side == name and spell is not None)
-    return sum(1 for c in player.pages if c is not None) + len(player.in_play_cards()) + len(player.discard) + out
+        found.update(spell.card for side, spell in ((state.attacker, state.battle.spell), (state.defender, state.battle.defense))
+                     if side == name and spell is not None)
+    return found
+
+
+def cards_in(state: State, name: str) -> int:
+    return sum(places(state, name).values())
 
 
 def play(state: State, action: dict[str, Any], context: Context) -> State:
@@ -103,13 +110,13 @@ def play(state: State, action: dict[str, Any], context: Context) -> State:
         return rejection.standing if rejection.standing is not None else state
 
 
-def check_invariants(before: State, after: State) -> None:
+def check_invariants(before: State, after: State, books: dict[str, Counter[str]]) -> None:
     for name in ("A", "B"):
         old, new = before.players[name], after.players[name]
         assert new.mp >= 0, f"{name}'s MP is negative"
         assert new.opening >= old.opening, f"{name}'s pages went back"
         assert len(new.mamodo) <= 3, f"{name} has more than 3 MAMODO cards in play"
-        assert cards_in(after, name) == BOOK_PAGES, f"{name}'s cards are not conserved"
+        assert places(after, name) == books[name], f"a card of {name}'s book is in two places, or in none"
         events = [i for i, c in enumerate(old.pages) if c is not None and after.card(c).type == "EVENT"]
         assert all(new.pages[i] == old.pages[i] for i in events), "an EVENT card left its page"
 
@@ -118,24 +125,32 @@ def check_invariants(before: State, after: State) -> None:
 @given(data=scenarios(), pins=st.fixed_dictionaries({k: st.sampled_from(v) for k, v in READINGS.items()}))
 def test_random_legal_turns_keep_the_invariants(data: dict[str, Any], pins: dict[str, str]) -> None:
     """MP never negative, pages only forward (no effect here turns them back), at most 3 MAMODO cards in play,
-    the 32 cards of each book conserved between the book, play, the SPELL card zone and the Discard Pile."""
+    each card of each book in exactly one place (its page, play, the SPELL card zone, the Discard Pile); the stack
+    holds only the last Action and the cut-ins that answered it, and is empty once play settles."""
     context = Context(GAME, pins)
     try:
         state = GAME.setup(data["initial"], data["cards"], context)
     except Rejection:
         return  # only the tournament reading refuses a book here, and none of these cards has an "e"
+    books = {name: places(state, name) for name in ("A", "B")}
     for name in ("A", "B"):
         assert cards_in(state, name) == BOOK_PAGES
     for action in data["actions"]:
         after = play(state, action, context)
-        check_invariants(state, after)
+        check_invariants(state, after, books)
+        links = after.stack.links
+        assert all(link.effect.negates for link in links[1:]), "the stack holds more than one Action that is no cut-in"
+        assert all(a.player != b.player for a, b in zip(links, links[1:])), "a cut-in answers its own player's Action"
         state = after
-    check_invariants(state, GAME.settle(state, context))
+    settled = GAME.settle(state, context)
+    check_invariants(state, settled, books)
+    assert not settled.stack, "the stack did not empty"
 
 
 def test_random_games_reach_battles_and_end_phases() -> None:
-    """The strategy is not all refusals: some drawn games play Battles and turn over."""
+    """The strategy is not all refusals: some drawn games play Battles, turn over, and resolve cut-ins, [STAY] and [STANDBY] effects."""
     battles = turns = 0
+    resolved: list[str] = []
 
     @settings(max_examples=100, deadline=None, derandomize=True, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -148,6 +163,9 @@ def test_random_games_reach_battles_and_end_phases() -> None:
             state = play(state, action, context)
         battles += state.last_battle is not None
         turns += state.turn > 1
+        resolved.extend(state.log)
 
     game()
     assert battles and turns
+    assert any(": negate " in entry for entry in resolved), "no cut-in effect negated anything"
+    assert any("[STAY]" in entry for entry in resolved) and any("[STANDBY]" in entry for entry in resolved)

@@ -2,9 +2,10 @@
 
 What is drawn: which pages of each Spell Book hold which cards of a small pool (pages 2 and 3
 hold SPELL cards of page 1's MAMODO, the other pages are blank), the coin toss, and the game turn
-by turn: single Actions by either player (pages turned, cards put in play, EVENT cards, effects,
-passes, END PHASE choices), whole Battles of the Attacker (with or without a Defense, with or
-without a PROTECT), and turn ends. Some Actions are refused, as a player's wrong move is; the
+by turn: single Actions by either player (pages turned, cards put in play, EVENT cards, No Battle
+SPELL cards, effects — cut-ins, [STAY] and [STANDBY] effects among them —, passes, END PHASE
+choices), whole Battles of the Attacker (with or without a Defense, with or without a PROTECT),
+and turn ends. Some Actions are refused, as a player's wrong move is; the
 rest is a legal game. Everything shrinks towards a game of few turns and blank pages.
 """
 
@@ -36,12 +37,22 @@ CARDS: dict[str, dict[str, Any]] = {
     "Happy Day": {"type": "EVENT", "number": "E-900", "mp": 1, "icons": ["attack", "defend"],
                   "effects": [{"kind": "gain-mp", "amount": 2, "whose": "self"}]},
     "Pep Talk": {"type": "EVENT", "number": "E-910", "mp": 1, "icons": ["defend"], "effects": [{"kind": "power", "amount": 1000}]},
+    "Interceptor": {"type": "MJ12", "number": "MJ-990", "effects": [
+        {"kind": "negate", "tag": "mp", "mp": 1, "icons": ["cut-in"], "negates": ["effect", "event", "no-battle", "cut-in", "stay"]}]},
+    "Warden": {"type": "MJ12", "number": "MJ-991", "effects": [{"kind": "prohibit", "tag": "declare", "keep": "stay", "negates": ["event"]}]},
+    "Schemer": {"type": "MJ12", "number": "MJ-992", "effects": [
+        {"kind": "gain-mp", "tag": "declare", "whose": "self", "amount": 2, "keep": "standby", "until": "start-phase"}]},
+    "Hush Zaker": {"type": "SPELL", "number": "S-991", "mamodo": "Zatch Bell", "mp": 1, "icons": ["attack", "no-battle"],
+                   "effects": [{"kind": "lose-mp", "amount": 1}]},
+    "Gravity Well": {"type": "SPELL", "number": "S-992", "mamodo": "Brago", "mp": 1, "icons": ["defend", "no-battle"],
+                     "effects": [{"kind": "gain-mp", "whose": "self", "amount": 1}]},
 }
 POOL = ["Zatch Bell", "Brago", *CARDS]
 MAMODO = ["Zatch Bell", "Brago", "Tio", "Kolulu"]
 EVENTS = ["Happy Day", "Pep Talk"]
-IN_PLAY = ["Tio", "Kolulu", "Megumi", "Kiyo Takamine", "Gustav", "Zatch Bell", "Brago"]
-WITH_EFFECTS = ["Megumi", "Kiyo Takamine", "Gustav"]
+IN_PLAY = ["Tio", "Kolulu", "Megumi", "Kiyo Takamine", "Gustav", "Zatch Bell", "Brago", "Interceptor", "Warden", "Schemer"]
+WITH_EFFECTS = ["Megumi", "Kiyo Takamine", "Gustav", "Interceptor", "Warden", "Schemer"]
+NO_BATTLE = [("Zatch Bell", "Hush Zaker"), ("Brago", "Gravity Well")]
 
 player = st.sampled_from(PLAYERS)
 page = st.integers(4, 31)
@@ -82,6 +93,8 @@ single = st.one_of(
     st.builds(lambda p, c: {"action": "put-in-play", "player": p, "card": c}, player, st.sampled_from(IN_PLAY)),
     st.builds(lambda p, c: {"action": "play-event", "player": p, "card": c}, player, st.sampled_from(EVENTS)),
     st.builds(lambda p, c: {"action": "apply-effect", "player": p, "card": c}, player, st.sampled_from(WITH_EFFECTS)),
+    st.builds(lambda p, pair: {"action": "play-no-battle", "player": p, "mamodo": pair[0], "spell": pair[1]},
+              player, st.sampled_from(NO_BATTLE)),
     st.builds(lambda order: {"action": "end-phase", **({"order": order} if order else {})},
               st.lists(st.sampled_from(["Kolulu", "petrified-recovery"]), max_size=2, unique=True)),
 )
@@ -90,16 +103,48 @@ PAIRS_OF = {"A": [("Zatch Bell", "S-001 Zaker"), ("Zatch Bell", "Ashi Zakeru"), 
             "B": [("Brago", "Reis"), ("Brago", "Dioga Gravidon"), ("Kolulu", "Reis"), ("Tio", "Ma Seshield")]}
 
 
+#: A game drawn mid-way starts in the BATTLE PHASE of turn 3 with these on pages 4-8 (open: 4 and 5), the MJ12 cards in play.
+MID_GAME = {"A": {4: "Hush Zaker", 5: "Happy Day", 6: "Interceptor", 7: "Warden", 8: "Schemer"},
+            "B": {4: "Gravity Well", 5: "Pep Talk", 6: "Interceptor", 7: "Warden", 8: "Schemer"}}
+
+
+def _exchange(first: str, what: str, cut_ins: int) -> list[dict[str, Any]]:
+    """An Action answered by cut-in effects, each player's in turn (most of them refused: the Interceptor is once per turn)."""
+    played = {"apply-effect": {"action": "apply-effect", "player": first, "card": "Schemer"},
+              "play-event": {"action": "play-event", "player": first, "card": "Happy Day" if first == "A" else "Pep Talk"},
+              "play-no-battle": {"action": "play-no-battle", "player": first, "mamodo": NO_BATTLE[first == "B"][0],
+                                 "spell": NO_BATTLE[first == "B"][1]}}[what]
+    answers = [{"action": "apply-effect", "player": first if n % 2 else _other(first), "card": "Interceptor"} for n in range(cut_ins)]
+    return [played, *answers]
+
+
+@st.composite
+def _mid_game(draw: st.DrawFn, name: str) -> dict[str, Any]:
+    in_play = draw(st.lists(st.sampled_from(["Interceptor", "Warden", "Schemer"]), unique=True))
+    named = draw(book(name))
+    return {"book": {**named, **MID_GAME[name]}, "page": 4, "mp": draw(st.integers(0, 8)), "mj12": in_play}
+
+
 @st.composite
 def scenarios(draw: st.DrawFn, max_actions: int = 40) -> dict[str, Any]:
-    """A game as the players would play it, turn by turn: single Actions, whole Battles of the Attacker, and turn ends."""
+    """A game as the players would play it, turn by turn: single Actions, whole Battles of the Attacker, and turn ends;
+    from the PREPARATION PHASE, or from a BATTLE PHASE with MJ12 cards in play (cut-ins, [STAY] and [STANDBY] effects)."""
     first = draw(player)
-    actions: list[dict[str, Any]] = [{"action": "turn-pages", "player": first, "pages": draw(st.integers(0, 1))}]
+    if draw(st.booleans()):
+        initial: dict[str, Any] = {"start": "battle-phase", "turn": 3, "first_attacker": first,
+                                   "players": {name: draw(_mid_game(name)) for name in PLAYERS}}
+        actions: list[dict[str, Any]] = []
+    else:
+        initial = {"first_attacker": first, "players": {"A": {"book": draw(book("A"))}, "B": {"book": draw(book("B"))}}}
+        actions = [{"action": "turn-pages", "player": first, "pages": draw(st.integers(0, 1))}]
     attacker = first
     for _ in range(draw(st.integers(max_actions // 4, max_actions // 2))):
-        kind = draw(st.sampled_from(["single", "battle", "turn"]))
+        kind = draw(st.sampled_from(["single", "battle", "turn", "exchange"]))
         defender = _other(attacker)
-        if kind == "battle":
+        if kind == "exchange":
+            actions += _exchange(draw(player), draw(st.sampled_from(["apply-effect", "play-event", "play-no-battle"])),
+                                 draw(st.integers(1, 3)))
+        elif kind == "battle":
             pairs = (draw(st.sampled_from(PAIRS_OF[attacker])), draw(st.sampled_from(PAIRS_OF[defender])))
             actions += _battle(attacker, pairs, draw(st.booleans()), draw(st.sampled_from([None, *MAMODO])))
         elif kind == "turn":
@@ -108,8 +153,4 @@ def scenarios(draw: st.DrawFn, max_actions: int = 40) -> dict[str, Any]:
             attacker = defender
         else:
             actions.append(draw(single))
-    return {
-        "cards": CARDS,
-        "initial": {"first_attacker": first, "players": {"A": {"book": draw(book("A"))}, "B": {"book": draw(book("B"))}}},
-        "actions": actions,
-    }
+    return {"cards": CARDS, "initial": initial, "actions": actions}

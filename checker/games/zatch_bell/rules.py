@@ -12,16 +12,19 @@ none), then the roles switch.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from checker.errors import InputError
 from checker.game import Book, Context
 from checker.procedure import StepHandlers
+from checker.stack import Link, ResponseStack
+from checker.statecopy import deep_copy
 from checker.trace import Entity, mechanic
 from checker.vocabulary import Vocabulary, ref
 
 from .state import (
-    BOOK_PAGES, LAST_OPENING, PLAYERS, Battle, Card, Effect, Mamodo, Player, SpellOut, State, base_name,
+    BOOK_PAGES, LAST_OPENING, PLAYERS, Applied, Battle, Card, Effect, Kept, Mamodo, Player, SpellOut, State, base_name,
     build_players, card_book, observe, other, take_from_book,
 )
 
@@ -36,6 +39,7 @@ vocabulary.reasons(
     too_many_mamodo_cards="Up to 8 MAMODO cards total may be included in a Spell Book.",
     too_many_copies="Up to 4 copies of a card with the same card number can be included in a Spell Book.",
     banned_card='Under the tournament rule, cards with an "e" at the end of their card number are banned.',
+    no_free_discard="In-play cards are sent to the Discard Pile only by a card effect that says so.",
     book_cannot_be_altered="A Spell Book cannot be altered during a game, unless called for by card effects.",
     game_over="The game has been won.",
     not_the_start_phase="Pages are turned for MP only in the Attacker's START PHASE.",
@@ -59,6 +63,7 @@ vocabulary.reasons(
     not_in_play="The card is not in play on the player's side.",
     no_such_effect="The card has no such effect.",
     effect_used_this_turn="These effects can be applied only once per turn (per player).",
+    effect_used_this_game="This effect can be used only once by each player per game.",
     in_play_effects_apply_themselves="[IN PLAY] effects are automatic and do not require an Action.",
     wrong_battle_phase="The effect specifies the BATTLE PHASE of the other player.",
     not_enough_mp="The MP cost cannot be paid.",
@@ -82,6 +87,15 @@ vocabulary.reasons(
     not_your_choice="The other player makes this choice.",
     spell_used_this_turn="Once used, the SPELL card cannot be played again during the same turn.",
     effects_negated="The card's effects have been negated by a card effect.",
+    nothing_to_negate="A cut-in effect negates only a card or effect the opponent just played or applied.",
+    cannot_negate_that="The cut-in effect does not specify that type of card or effect.",
+    cannot_be_negated="The card or effect cannot be negated.",
+    prohibited='A "Cannot" effect prohibits this.',
+    not_a_no_battle_spell="Only SPELL cards with the \"No Battle\" icon are played without a Battle.",
+    dual_needs_its_mamodo="A DUAL MAMODO card is put in play by sending 1 of its specified in-play MAMODO cards to the Discard Pile.",
+    dual_both_in_play="A DUAL MAMODO card cannot be put in play while both of its specified MAMODO cards are in play.",
+    cannot_be_defended="The Attack cannot be Defended.",
+    no_battle_icon="A No Battle SPELL card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
 )
 
 REGULAR_MAMODO = "zb.amb.regular-mamodo"
@@ -95,6 +109,23 @@ SPELL_ONCE_PER_TURN = "zb.amb.spell-once-per-turn"
 PETRIFIED_NO_MAMODO = "zb.amb.petrified-no-mamodo"
 END_PHASE_ORDER = "zb.amb.end-phase-order"
 INJURY_CHOOSER = "zb.amb.injury-chooser"
+KEPT_NEGATION = {"stay": ("zb.amb.kept-negation", "targeting-effects"), "standby": ("zb.amb.standby-negation", "negatable-while-waiting")}
+CANNOT_IN_PLAY = "zb.amb.cannot-in-play"
+STONE_TABLET_REGULAR = "zb.amb.stone-tablet-regular"
+DUAL_PETRIFIED = "zb.amb.dual-petrified"
+DUAL_LIMIT = "zb.amb.dual-limit"
+STONE_TABLET_PETRIFIED = "zb.amb.stone-tablet-petrified-placement"
+QA_SEPARATE = "zb.qa.q11"
+AND_RESOLUTION = "zb.amb.and-effect-resolution"
+CANNOT_BE_NEGATED_SCOPE = "zb.amb.cannot-be-negated-scope"
+EVEN_PROHIBITED_SCOPE = "zb.amb.even-prohibited-scope"
+NO_BATTLE_NEGATION = "zb.amb.no-battle-negation"
+NO_BATTLE_RETURN = "zb.amb.no-battle-return"
+KEPT_CARD_LEAVES = "zb.amb.stay-card-leaves"
+NEGATE_DEFINITION = "zb.amb.negate-definition"
+CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
+BATTLE_STEP_5 = "zb.amb.battle-step-5"
+KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
 MP_PER_PAGE = 2
 MAX_START_PAGES = 3
 MAX_IN_PLAY = 3
@@ -113,6 +144,7 @@ def card(name: str) -> Entity:
 
 BOOK, MP, BATTLE, DAMAGE, INJURY = (mechanic(m) for m in ("Spell Book", "MP", "Battle", "Damage", "Injury"))
 ACTION, PETRIFIED, PROTECT = mechanic("Action"), mechanic("Petrified"), mechanic("SACRIFICE / PROTECT")
+CUT_IN, STAY, STANDBY, CANNOT = mechanic("Cut-In"), mechanic("[STAY]"), mechanic("[STANDBY]"), mechanic('"Cannot"')
 
 
 # === Spell Book Construction =====================================================================
@@ -208,6 +240,10 @@ def _check_book(context: Context, state: State, player: Player) -> None:
 
 def _check_first_page(context: Context, who: str, first: Card) -> None:
     regular = first.type == "MAMODO" and (first.regular or context.read(REGULAR_MAMODO, "regular-class"))
+    if regular and first.stone_tablet:
+        regular = context.read(STONE_TABLET_REGULAR, "stone-tablet-is-regular")
+        context.note(STONE_TABLET_REGULAR, f"{first.name} is a Stone Tablet MAMODO card: "
+                     f"{'a' if regular else 'not a'} regular MAMODO card", involves=[card(first.name)])
     if first.type == "MAMODO" and not first.regular:
         context.note(REGULAR_MAMODO, f"{first.name} is put in play on top of another MAMODO card: "
                      f"{'a regular MAMODO card' if regular else 'not the regular (standard) form'}", involves=[card(first.name)])
@@ -314,6 +350,9 @@ def _pages(player: Player) -> str:
 def turn_pages(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _refuse_when_over(context, state)
     if not _before_start_phase(state):
+        if state.step in ("start-effects", "non-battle", "battle-in", "battle-out") or state.battle is not None:
+            context.note("zb.qa.q1", f"{action['player']} cannot turn pages of its Spell Book during the BATTLE PHASE "
+                         "unless by the effect of a card", involves=[BOOK])
         raise context.reject("not-the-start-phase", "pages are turned for MP only in the START PHASE",
                              "zb.table.no-page-turning", involves=[BOOK, MP])
     if action["player"] != state.attacker:
@@ -350,6 +389,7 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
     if state.turn == 1 and player.name == state.first_attacker and context.read(TOURNAMENT, "tournament"):
         context.note(TOURNAMENT, f"Tournament rule: the first Attacker gets no MP from the {pages} page(s) turned on the first turn",
                      involves=[MP])
+        context.note("zb.qa.q15", f"{player.name}, the first Attacker, still turns the {pages} page(s)", involves=[BOOK, MP])
         gained = 0
     elif state.turn == 1 and player.name == state.first_attacker:
         context.reading(TOURNAMENT)
@@ -365,7 +405,11 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
 
 @steps("start-effects")
 def start_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    timed = _in_play_effects(state, "start-phase")
+    for kept in _activate_standby(context, state, "start-phase"):
+        context.note("zb.start.standby", f"{kept.source}'s [STANDBY] effect activates in the START PHASE and resolves now",
+                     involves=[card(kept.source), STANDBY])
+        context.note("zb.start.after-page-turning", "The START PHASE effects resolve after the page turning")
+    timed = _in_play_effects(context, state, "start-phase")
     if not timed:
         return
     context.note("zb.start.after-page-turning", "The START PHASE effects resolve after the page turning")
@@ -375,18 +419,16 @@ def start_effects(context: Context, state: State, action: Mapping[str, Any]) -> 
         _resolve_effect(context, state, owner, source, effect, {})
 
 
-def _in_play_effects(state: State, timing: str) -> list[tuple[str, str, Effect]]:
+def _in_play_effects(context: Context, state: State, timing: str) -> list[tuple[str, str, Effect]]:
     """[IN PLAY] effects with this timing of the cards in play, the Attacker's first; Petrified MAMODO cards' never."""
     found: list[tuple[str, str, Effect]] = []
     for name in (state.attacker, state.defender):
         player = state.players[name]
-        for m in player.mamodo:
-            if m.status == "petrified":
-                continue
-            for source in [m.card] + ([m.partner] if m.partner else []):
-                found += [(name, source, e) for e in state.card(source).effects if e.tag == "in-play" and e.timing == timing]
-        for source, _ in player.mj12:
-            found += [(name, source, e) for e in state.card(source).effects if e.tag == "in-play" and e.timing == timing]
+        sources = [c for m in player.mamodo if m.status != "petrified" for c in [m.card] + ([m.partner] if m.partner else [])]
+        for source in sources + [c for c, _ in player.mj12]:
+            timed = [e for e in state.card(source).effects if e.tag == "in-play" and e.timing == timing]
+            if timed and _in_play_active(context, state, name, source):
+                found += [(name, source, e) for e in timed]
     return found
 
 
@@ -483,7 +525,9 @@ def _pass_non_battle(context: Context, state: State, player: str, action: Mappin
 @vocabulary.action("put-in-play", "An Action: put a MAMODO, PARTNER or MJ12 card in play from an open page.",
                    params={"player": ref("player"), "card": ref("card-name"),
                            "page": {"type": "integer", "description": "The open page (default: the open page holding the card)."},
-                           "on": {**ref("card-name"), "description": "The in-play MAMODO card a PARTNER is attached to (default: its MAMODO)."}},
+                           "on": {**ref("card-name"), "description": "The in-play MAMODO card a PARTNER is attached to (default: its MAMODO)."},
+                           "send": {**ref("card-name"), "description": "For a DUAL MAMODO card: the in-play MAMODO card of one of its "
+                                    "names sent to the Discard Pile (default: the first found)."}},
                    required=["player", "card"])
 def put_in_play(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name, player = action["card"], state.players[action["player"]]
@@ -498,7 +542,9 @@ def put_in_play(context: Context, state: State, action: Mapping[str, Any]) -> No
     context.note("zb.table.putting", f"The {_role(state, player.name)} may put a card in play in the BATTLE PHASE",
                  involves=[card(name)])
     context.note("zb.turns.put-in-play", f"{player.name} puts a card in play from the open pages", involves=[card(name)])
-    if kind.type == "MAMODO":
+    if kind.type == "MAMODO" and kind.dual:
+        _put_dual(context, state, player, kind, page, action.get("send"))
+    elif kind.type == "MAMODO":
         _put_mamodo(context, state, player, kind, page)
     elif kind.type == "PARTNER":
         _put_partner(context, state, player, kind, page, action.get("on"))
@@ -527,7 +573,7 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     if kind.placed_on:
         _place_on_top(context, state, player, kind, page)
         return
-    if len(player.mamodo) >= MAX_IN_PLAY:
+    if _mamodo_count(context, state, player) >= MAX_IN_PLAY:
         counted = ", ".join(f"{m.card}{' (Petrified)' if m.status == 'petrified' else ''}" for m in player.mamodo)
         if any(m.status == "petrified" for m in player.mamodo):
             context.note("zb.petrified.count", "Petrified MAMODO cards still count toward the 3 MAMODO card limit",
@@ -538,6 +584,7 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     _check_mamodo_name(context, player, state, kind, ignore=None)
     player.pages[page - 1] = None
     player.mamodo.append(Mamodo(card=kind.name, page=page))
+    _note_stone_tablet(context, kind)
     context.note("zb.mamodo.max-3", f"{player.name} has {len(player.mamodo)} MAMODO card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
     context.note("zb.put.mamodo-max-3", "Up to 3 MAMODO cards on a side of play", involves=[card(kind.name)])
@@ -545,20 +592,83 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     _effects_when_put_in_play(context, state, player.name, kind)
 
 
+def _mamodo_count(context: Context, state: State, player: Player) -> int:
+    """The MAMODO cards on a side toward the limit of 3: a DUAL MAMODO card is 1 card, its 2 MAMODO both in play."""
+    duals = [m.card for m in player.mamodo if state.card(m.card).dual]
+    if not duals:
+        return len(player.mamodo)
+    twice = context.read(DUAL_LIMIT, "counts-twice")
+    context.note(DUAL_LIMIT, f"{', '.join(duals)} count{'s' if len(duals) == 1 else ''} as {2 if twice else 1} MAMODO card(s) "
+                 "toward the limit of 3", involves=[card(d) for d in duals])
+    return len(player.mamodo) + (len(duals) if twice else 0)
+
+
 def _check_mamodo_name(context: Context, player: Player, state: State, kind: Card, ignore: str | None) -> None:
     for m in player.mamodo:
         if m.card == ignore:
             continue
         there = state.card(m.card)
-        if there.mamodo_name == kind.mamodo_name:
-            ruling = "zb.mamodo.parentheses" if there.name != kind.name else "zb.mamodo.one-name"
-            if ruling == "zb.mamodo.parentheses":
-                context.note(ruling, f"{there.name} and {kind.name} share the MAMODO name {kind.mamodo_name} "
+        if set(there.names) & set(kind.names):
+            if there.dual or kind.dual:
+                context.note("zb.dual-details.one-card", f"{(there if there.dual else kind).name} counts as "
+                             f"{' and '.join((there if there.dual else kind).dual)} in play", involves=[card(there.name), card(kind.name)])
+            elif there.name != kind.name:
+                context.note("zb.mamodo.parentheses", f"{there.name} and {kind.name} share the MAMODO name {kind.mamodo_name} "
                              "(parentheses excluded): duplicates", involves=[card(there.name), card(kind.name)])
             context.note("zb.put.mamodo-one-name", "No two MAMODO cards share a MAMODO name on a side of play",
                          involves=[card(kind.name)])
-            raise context.reject("same-mamodo-name", f"{player.name} already has a {kind.mamodo_name} in play ({there.name})",
+            shared = " & ".join(n for n in kind.names if n in there.names)
+            raise context.reject("same-mamodo-name", f"{player.name} already has a {shared} in play ({there.name})",
                                  "zb.mamodo.one-name", involves=[card(there.name), card(kind.name)])
+
+
+def _note_stone_tablet(context: Context, kind: Card) -> None:
+    if kind.stone_tablet:
+        context.note("zb.stone.normal-status", f"{kind.name} is placed in face-up Normal Status, not Petrified", involves=[card(kind.name)])
+
+
+def _put_dual(context: Context, state: State, player: Player, kind: Card, page: int, send: str | None) -> None:
+    """A DUAL MAMODO card takes the place of 1 of its specified MAMODO cards, which goes to the Discard Pile."""
+    named = [m for m in player.mamodo if set(state.card(m.card).names) & set(kind.dual)]
+    counted = named
+    if any(m.status == "petrified" for m in named):
+        if context.read(DUAL_PETRIFIED, "petrified-only-as-cost"):
+            counted = [m for m in named if m.status != "petrified"]
+            context.note(DUAL_PETRIFIED, "A Petrified MAMODO card may be sent for the DUAL MAMODO card, but is not in play",
+                         involves=[PETRIFIED, card(kind.name)])
+        else:
+            context.note(DUAL_PETRIFIED, "For a DUAL MAMODO card, a Petrified specified MAMODO card is in play",
+                         involves=[PETRIFIED, card(kind.name)])
+    present = {n for m in counted for n in state.card(m.card).names} & set(kind.dual)
+    context.note("zb.dual.names", f"{kind.name} is a DUAL MAMODO card: {' & '.join(kind.dual)}", involves=[card(kind.name)])
+    if present == set(kind.dual):
+        context.note("zb.dual-details.not-both", f"{player.name} has both {' and '.join(kind.dual)} in play", involves=[card(kind.name)])
+        raise context.reject("dual-both-in-play", f"{player.name} already has both {' and '.join(kind.dual)} in play",
+                             "zb.dual.not-both", involves=[card(kind.name), *[card(m.card) for m in named]])
+    chosen = next((m for m in named if m.card == send), None) if send else (named[0] if named else None)
+    if chosen is None:
+        raise context.reject("dual-needs-its-mamodo", f"{player.name} has no in-play {' or '.join(kind.dual)}"
+                             + (f" named {send}" if send else "") + f" to send to the Discard Pile for {kind.name}",
+                             "zb.dual.send-one", involves=[card(kind.name)])
+    _check_mamodo_name(context, player, state, kind, ignore=chosen.card)
+    if chosen.status == "petrified":
+        context.note(DUAL_PETRIFIED, f"{chosen.card} is Petrified: it can still be sent to put {kind.name} in play",
+                     involves=[card(chosen.card), PETRIFIED])
+    player.pages[page - 1] = None
+    dual = Mamodo(card=kind.name, page=page, partner=chosen.partner, partner_page=chosen.partner_page)
+    player.mamodo[player.mamodo.index(chosen)] = dual
+    player.discard += [chosen.card] + [c for c, _ in chosen.under]
+    context.note("zb.dual.send-one", f"{player.name} sends {chosen.card} to the Discard Pile to put {kind.name} in play",
+                 involves=[card(chosen.card), card(kind.name)])
+    if chosen.partner:
+        context.note("zb.dual-details.partner-moves", f"{chosen.partner}, attached to {chosen.card}, is now attached to {kind.name}",
+                     involves=[card(chosen.partner), card(kind.name)])
+    context.note("zb.dual-details.normal-status", f"{kind.name} is put in play in Normal Status ({chosen.card} was {chosen.status})",
+                 involves=[card(kind.name)])
+    context.note("zb.dual-details.one-card", f"{kind.name} is 1 card; {' and '.join(kind.dual)} are both considered in play",
+                 involves=[card(kind.name)])
+    context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
+    _effects_when_put_in_play(context, state, player.name, kind)
 
 
 def _place_on_top(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
@@ -579,10 +689,27 @@ def _place_on_top(context: Context, state: State, player: Player, kind: Card, pa
 
 
 def _effects_when_put_in_play(context: Context, state: State, owner: str, kind: Card) -> None:
+    _applied_on_entry(context, state, owner, kind)
     for effect in kind.effects:
         if effect.timing == "put-in-play":
             context.note("zb.table.note-1", f"{kind.name}'s effect must be applied as it is put in play", involves=[card(kind.name)])
             _resolve_effect(context, state, owner, kind.name, effect, {})
+
+
+def _applied_on_entry(context: Context, state: State, owner: str, kind: Card) -> None:
+    """A11 has a card's effects applied separately during later Actions; note ※1 (line 612) at once, as it is put in play."""
+    effects = [e for e in kind.effects if e.tag in ("declare", "mp") and e.timing is None and not e.icons]
+    if not effects:
+        return
+    if not context.read(QA_SEPARATE, "on-entry"):
+        context.note(QA_SEPARATE, f"{kind.name} is put in play; its effect is applied separately, in a later Action",
+                     involves=[card(kind.name)])
+        return
+    context.note(QA_SEPARATE, f"{kind.name}'s effect is applied as it is put in play", involves=[card(kind.name)])
+    context.note("zb.table.note-1", f"{kind.name}'s effect must be applied as it is put in play", involves=[card(kind.name)])
+    player = state.players[owner]
+    for effect in effects:
+        _pay_and_apply(context, state, player, kind.name, effect, {}, respondable=False)
 
 
 def _put_partner(context: Context, state: State, player: Player, kind: Card, page: int, on: str | None) -> None:
@@ -610,6 +737,10 @@ def _put_partner(context: Context, state: State, player: Player, kind: Card, pag
     target.partner, target.partner_page = kind.name, page
     context.note("zb.partner.attach", f"{kind.name} is attached to {player.name}'s in-play {target.card}",
                  involves=[card(kind.name), card(target.card)])
+    if state.card(target.card).dual:
+        context.note("zb.dual.one-partner", f"{kind.name} ({kind.mamodo}'s PARTNER) is the 1 PARTNER card of {target.card}",
+                     involves=[card(kind.name), card(target.card)])
+        context.note("zb.dual-details.one-partner", f"1 of either PARTNER card of {target.card} is attached", involves=[card(kind.name)])
     context.note("zb.put.partner-specified", f"{kind.name} is attached to its specified MAMODO card", involves=[card(kind.name)])
     if state.card(target.card).partner_names:
         context.note("zb.mamodo.partner-name", f"{target.card}'s PARTNER Name: {', '.join(state.card(target.card).partner_names)}",
@@ -617,12 +748,13 @@ def _put_partner(context: Context, state: State, player: Player, kind: Card, pag
     context.note("zb.partner.max-3", f"{player.name} has {len(partners) + 1} PARTNER card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
     context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
+    _effects_when_put_in_play(context, state, player.name, kind)
 
 
 def _partner_fits(state: State, partner: Card, mamodo: Mamodo) -> bool:
     there = state.card(mamodo.card)
     wanted = partner.mamodo or ""
-    return wanted in (there.name, there.mamodo_name) or (bool(there.partner_names) and partner.name in there.partner_names)
+    return wanted in (there.name, *there.names) or (bool(there.partner_names) and partner.name in there.partner_names)
 
 
 def _put_mj12(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
@@ -645,6 +777,13 @@ def _put_mj12(context: Context, state: State, player: Player, kind: Card, page: 
         context.note("zb.put.mj12-one-name", "No MJ12 card of that name on your side of play", involves=[card(kind.name)])
 
 
+@vocabulary.action("send-to-discard", "Try to send one's own in-play card to the Discard Pile without a card effect.",
+                   params={"player": ref("player"), "card": ref("card-name")}, required=["player", "card"])
+def send_to_discard(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    raise context.reject("no-free-discard", f"{action['player']} cannot send {action['card']} to the Discard Pile freely: "
+                         "only a card effect that says so sends it", "zb.qa.q8", involves=[card(action["card"])])
+
+
 @vocabulary.action("alter-book", "Try to rearrange the pages of one's own Spell Book (swap two pages).",
                    params={"player": ref("player"), "swap": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
                    required=["player", "swap"])
@@ -660,20 +799,32 @@ def alter_book(context: Context, state: State, action: Mapping[str, Any]) -> Non
 @vocabulary.action("apply-effect", "An Action: apply an effect of an in-play MAMODO, PARTNER or MJ12 card.",
                    params={"player": ref("player"), "card": ref("card-name"),
                            "effect": {"type": "integer", "minimum": 0, "description": "Which of the card's effects (default 0, the first)."},
-                           "target": {**ref("card-name"), "description": "The MAMODO card the effect selects."},
-                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against the effect's Damage."}},
+                           "target": {**ref("card-name"), "description": "The MAMODO card the effect selects (a negating effect: the "
+                                      "card whose effect it negates)."},
+                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against the effect's Damage."},
+                           "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
+                                            "description": "Damage X times: the MAMODO card that PROTECTS against each infliction "
+                                            "(null: none)."}},
                    required=["player", "card"])
 def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]
     effect = _chosen_effect(context, state, player, name, action.get("effect", 0))
     in_battle = state.step in ("attack", "defend", "apply-effects")
+    if effect.is_cut_in:
+        _check_cut_in(context, state, player, name, effect, action.get("target"))
+    elif effect.kind == "negate":
+        _check_kept_target(context, state, player, name, effect, action)
     if in_battle:
         _apply_in_battle(context, state, player, name, effect, action)
     else:
-        if "battle" in effect.icons:
+        if effect.is_battle_effect:
             raise context.reject("not-in-non-battle", f"{name}'s effect has the Battle icon: it is applied in a Battle",
                                  "zb.mamodo.icon-area", involves=[card(name)])
-        _take_action(context, state, player.name, "an effect", action)
+        if not effect.is_cut_in:
+            _take_action(context, state, player.name, "an effect", action)
+        else:
+            _refuse_in_start_phase(context, state, "a cut-in effect")
+            context.run_step(state, "non-battle", action)
         _check_phase_owner(context, state, player, name, effect)
         _pay_and_apply(context, state, player, name, effect, action)
         _acted(context, state, player.name)
@@ -683,6 +834,8 @@ def _chosen_effect(context: Context, state: State, player: Player, name: str, in
     _refuse_when_over(context, state)
     holder = _holder(player, name)
     if holder is None and name in player.discarded_by_effect and any(e.tag == "discard" for e in state.card(name).effects):
+        context.note("zb.interruption.no-discard-response", f"{player.name} cannot interrupt the effect that sends {name} to the "
+                     "Discard Pile by applying its own effect", involves=[card(name)])
         raise context.reject("not-in-play", f"{name} is being sent to the Discard Pile by a card effect: its [SEND THIS CARD TO "
                              "THE DISCARD PILE] effect cannot be applied at that time", "zb.tag.discard-by-effect", involves=[card(name)])
     if holder is None:
@@ -702,6 +855,7 @@ def _chosen_effect(context: Context, state: State, player: Player, name: str, in
                              involves=[card(name), PETRIFIED])
     if holder.status == "injured":
         context.note("zb.injured.can-act", f"{holder.card} is Injured and can still apply its effects", involves=[card(holder.card)])
+        context.note("zb.qa.q7", f"{holder.card}, Injured, still applies its effects", involves=[card(holder.card)])
     return effect
 
 
@@ -728,14 +882,30 @@ def _check_phase_owner(context: Context, state: State, player: Player, name: str
     context.note("zb.table.applying", f"The {_role(state, player.name)} may apply in-play cards' effects", involves=[card(name)])
 
 
-def _pay_and_apply(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
+def _pay_and_apply(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any],
+                   *, respondable: bool = True) -> None:
+    """Pay an applied effect's cost, then resolve it: at once, open to a cut-in effect as the next Action if ``respondable``."""
+    _pay(context, state, player, name, effect)
+    if effect.is_cut_in:
+        _cut_in(context, state, player.name, name, effect, action)
+        return
+    if respondable:
+        _open_to_cut_in(context, state, player.name, name, (effect,), _classes(effect), action)
+    _resolve_effect(context, state, player.name, name, effect, action)
+
+
+def _pay(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
     key = f"{name}#{state.card(name).effects.index(effect)}"
+    if effect.once_per_game and key in player.used_this_game:
+        raise context.reject("effect-used-this-game", f"{player.name} has applied {name}'s effect this game", "zb.glossary.once-per-game",
+                             involves=[card(name)])
     if key in player.used_effects:
         ruling = ONCE_PER_TURN_TAGS[effect.tag]
         if effect.tag == "discard":
             context.note("zb.tag.discard-copy", f"Another copy of {name} cannot apply the effect again this turn", involves=[card(name)])
         raise context.reject("effect-used-this-turn", f"{player.name} has applied {name}'s effect this turn", ruling,
                              involves=[card(name)])
+    _check_prohibited(context, state, player.name, name, effect, _classes(effect))
     context.note("zb.actions.apply", f"{player.name} applies {name}'s effect", involves=[card(name)])
     context.note("zb.effects.apply", f"{name} is in play on {player.name}'s side", involves=[card(name)])
     if effect.tag == "mp":
@@ -749,11 +919,14 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
         context.note("zb.tag.declare-no-mp", f"{player.name} declares {name}'s effect: no MP is paid", involves=[card(name)])
     elif effect.tag == "discard":
         _send_to_discard(context, state, player, name, "zb.tag.discard-then")
+        context.note("zb.qa.q8", f"{name}'s effect says to send it to the Discard Pile: {player.name} may do so", involves=[card(name)])
     player.used_effects.add(key)
+    if effect.once_per_game:
+        player.used_this_game.add(key)
+        context.note("zb.glossary.once-per-game", f"{name}'s effect: once per game for {player.name}", involves=[card(name)])
     context.note(ONCE_PER_TURN_TAGS[effect.tag], f"{name}'s effect: once per turn for {player.name}", involves=[card(name)])
     if state.card(name).type == "MAMODO":
         context.note("zb.mamodo.effects-while-in-play", f"{name}'s effect is valid while it is in play", involves=[card(name)])
-    _resolve_effect(context, state, player.name, name, effect, action)
 
 
 def _apply_in_battle(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -764,10 +937,12 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
         context.note(BATTLE_EFFECTS_STEP, "The effects are applied within the Defend step: the Defense may still follow",
                      involves=[BATTLE])
         context.advance(state, "apply-effects", {})
-    if state.priority != player.name:
+    if state.priority != player.name and not effect.is_cut_in:
         raise context.reject("not-your-action", f"{state.priority} applies an effect or passes first",
                              "zb.battle.effects-window-order", involves=[ACTION])
     classes = ["battle-icon"] if _allowed_in_battle(context, effect) else ["no-icon"]
+    context.note("zb.interruption.battle-step-5", f"During the Battle only effects with the icon are valid: {name}'s effect "
+                 + ("is one" if classes == ["battle-icon"] else "is not"), involves=[card(name), BATTLE])
     context.check_window(state, classes, name=f"{name}'s effect", involves=[card(name)])
     context.note("zb.precautions.only-icons-in-battle", f"{name}'s effect has the icon a Battle allows", involves=[card(name)])
     context.note("zb.figure.effects-icon", f"{name}'s effect is marked with the icon of this step", involves=[card(name)])
@@ -775,6 +950,12 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
                  involves=[card(name)])
     context.note("zb.battle.effects-window-both", f"{player.name} applies {name}'s effect in the Battle", involves=[card(name)])
     context.note("zb.mamodo.icon-area", f"{name}'s effect icons ({', '.join(effect.icons)}) give its timing", involves=[card(name)])
+    if effect.is_battle_effect:
+        context.note("zb.battle-effects.icon", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
+        context.note("zb.battle-effects.icon-caption", f"{name}'s effect is marked with the Battle icon: a \"Battle\" effect",
+                     involves=[card(name)])
+        context.note("zb.battle-effects.resolve-at-once", f"{name}'s Battle effect resolves immediately after it is applied",
+                     involves=[card(name)])
     _pay_and_apply(context, state, player, name, effect, action)
     state.passes = 0
     if context.read(PRIORITY_AFTER_BATTLE_EFFECT, "attacker-next"):
@@ -819,6 +1000,8 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
                      f"but the copy of {name} on page {page} only once", involves=[card(name)])
         raise context.reject("event-this-turn", f"the copy of {name} on page {page} has been played this turn", "zb.event.same-copy",
                              involves=[card(name)])
+    _check_prohibited(context, state, player.name, name, next((e for e in kind.effects if e.passes_prohibitions), None),
+                      frozenset({"event"}))
     if len(player.events_shown) >= player.events_allowed:
         context.note("zb.play.event-once", "Only 1 EVENT card per turn (per player)", involves=[card(name)])
         raise context.reject("event-this-turn", f"{player.name} has played an EVENT card this turn", "zb.event.one-per-turn",
@@ -830,8 +1013,11 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
     player.event_played = True
     player.events_shown.append(page)
     _note_event_played(context, state, player, kind, page, attacker)
-    for effect in kind.effects:
-        _resolve_effect(context, state, player.name, name, effect, action)
+    _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset({"event"}), action)
+    if not _negated_by_in_play(context, state, player.name, name, kind.effects, frozenset({"event"})):
+        for effect in kind.effects:
+            _resolve_effect(context, state, player.name, name, effect, action)
+    _activate_standby(context, state, "opponent-event", by=player.name)
     _acted(context, state, player.name)
 
 
@@ -856,6 +1042,95 @@ def _note_event_played(context: Context, state: State, player: Player, kind: Car
     context.note("zb.book.event-stays", f"{name} remains in its page", involves=[card(name), BOOK])
 
 
+# === No Battle SPELL cards ======================================================================
+
+
+@vocabulary.action("play-no-battle", "An Action: play a No Battle SPELL card from an open page for an in-play MAMODO card; its "
+                   "effects are applied like an EVENT card's and no Battle begins.",
+                   params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
+                           "target": {**ref("card-name"), "description": "The MAMODO card its effect selects."},
+                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against its Damage."}},
+                   required=["player", "mamodo", "spell"])
+def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    player, name = state.players[action["player"]], action["spell"]
+    if state.battle is not None:
+        _refuse_when_over(context, state)
+        raise context.reject("not-in-non-battle", f"{name}: a Battle is in progress", "zb.no-battle.non-battle-only", involves=[card(name)])
+    _take_action(context, state, player.name, "a No Battle SPELL card", action)
+    kind = state.card(name)
+    if not kind.is_no_battle:
+        raise context.reject("not-a-no-battle-spell", f"{name} has no \"No Battle\" icon", "zb.no-battle.icon", involves=[card(name)])
+    attacker = player.name == state.attacker
+    icon = "attack" if attacker else "defend"
+    if icon not in kind.icons:
+        raise context.reject("no-battle-icon", f"the {_role(state, player.name)} plays No Battle SPELL cards with the {icon.title()} "
+                             f"icon; {name} has {list(kind.icons)}", "zb.no-battle.whose-phase", involves=[card(name)])
+    _check_prohibited(context, state, player.name, name, next((e for e in kind.effects if e.passes_prohibitions), None),
+                      frozenset({"no-battle"}))
+    holder = player.find(action["mamodo"])
+    if holder is None:
+        raise context.reject("not-in-play", f"{action['mamodo']} is not in play on {player.name}'s side", "zb.spell.own-mamodo",
+                             involves=[card(action["mamodo"])])
+    page = _on_open_page(context, state, player, name, action.get("page"))
+    _check_spell_mamodo(context, state, player, kind, holder)
+    if (name, page) in player.spells_used:
+        raise context.reject("spell-used-this-turn", f"{name} on page {page} has been played this turn", SPELL_ONCE_PER_TURN,
+                             involves=[card(name)])
+    cost = _spell_cost(context, state, player, kind, page)
+    if player.mp < cost:
+        raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", "zb.no-battle.icon",
+                             involves=[card(name), MP])
+    player.mp -= cost
+    player.spells_used.add((name, page))
+    context.note("zb.actions.no-battle", f"{player.name} plays the No Battle SPELL card {name} from page {page} for {holder.card}, "
+                 f"paying {cost} MP: {player.mp} MP", involves=[card(name), card(holder.card), MP], mp=player.mp)
+    context.note("zb.no-battle.icon", f"{name} has the \"No Battle\" icon: a No Battle SPELL card", involves=[card(name)])
+    context.note("zb.no-battle.icon-caption", f"{name}'s effects, marked with the \"No Battle\" icon, are \"No Battle\" effects",
+                 involves=[card(name)])
+    context.note("zb.no-battle.spell-icon", f"{name}, a SPELL card with the \"No Battle\" icon, is a No Battle SPELL card",
+                 involves=[card(name)])
+    context.note("zb.spell.no-battle-icon", f"{name}'s \"No Battle\" icon: used while no Battle is in progress, it begins no Battle",
+                 involves=[card(name), BATTLE])
+    context.note("zb.glossary.no-battle-spell", f"{name} is played during Non-Battle and does not cause a Battle to begin",
+                 involves=[card(name)])
+    context.note("zb.no-battle.whose-phase", f"{name} has the {icon.title()} icon: the {_role(state, player.name)} may play it",
+                 involves=[card(name)])
+    context.note("zb.no-battle.non-battle-only", f"{name} is played in Non-Battle", involves=[card(name)])
+    context.note("zb.no-battle.no-battle-in", "\"Battle In\" is not declared: no Battle begins", involves=[card(name), BATTLE])
+    context.note("zb.play.no-battle-no-battle", f"No Battle begins; {name}'s effect is applied like an EVENT card's", involves=[card(name)])
+    classes = {"no-battle"}
+    if not context.read(NO_BATTLE_NEGATION, "no-battle-specific"):
+        classes |= {"effect", "spell"}
+    _open_to_cut_in(context, state, player.name, name, kind.effects, frozenset(classes), action)
+    for effect in kind.effects:
+        _resolve_effect(context, state, player.name, name, effect, action)
+    _place_no_battle_spell(context, player, name, page)
+    context.note(SPELL_ONCE_PER_TURN, f"{name} cannot be played again during this turn", involves=[card(name)])
+    _acted(context, state, player.name)
+
+
+def _place_no_battle_spell(context: Context, player: Player, name: str, page: int) -> None:
+    """Line 715 returns the SPELL card to its page "When the Battle that involves the SPELL card is over": it involves none."""
+    if context.read(NO_BATTLE_RETURN, "returns-after-effect"):
+        context.note(NO_BATTLE_RETURN, f"No Battle involves {name}: it returns to page {page} once its effect is applied",
+                     involves=[card(name), BOOK])
+        context.note("zb.play.no-battle-zone", f"{name} returns to page {page}", involves=[card(name), BOOK])
+        return
+    player.pages[page - 1] = None
+    player.no_battle_out.append((name, page))
+    context.note(NO_BATTLE_RETURN, f"{name} stays in the SPELL card zone, off page {page}, until the next Battle of the turn is over",
+                 involves=[card(name), BOOK])
+    context.note("zb.play.no-battle-zone", f"{name} is pulled out of page {page} and placed in the SPELL card zone",
+                 involves=[card(name), BOOK])
+
+
+def _return_no_battle_spells(context: Context, player: Player) -> None:
+    for name, page in player.no_battle_out:
+        player.pages[page - 1] = name
+        context.note(NO_BATTLE_RETURN, f"{name} returns to page {page}", involves=[card(name), BOOK])
+    player.no_battle_out.clear()
+
+
 # === Declaring "Battle In!" and the Battle =======================================================
 
 
@@ -865,8 +1140,10 @@ COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card'
 @vocabulary.action("battle-in", 'An Action of the Attacker: declare "Battle In!" with a SPELL card for an in-play MAMODO card.',
                    params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
                            "coin": COIN, "played_by": {**ref("card-name"), "description": "The in-play card whose effect "
-                                                       "(play-spell) plays the SPELL card."}},
-                   required=["player", "mamodo", "spell"])
+                                                       "(play-spell) plays the SPELL card."},
+                           "effect_of": {**ref("card-name"), "description": "Instead of spell: the in-play MAMODO card whose \"&\" "
+                                         "effect Attacks without a SPELL card."}},
+                   required=["player", "mamodo"])
 def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name = action["player"]
     if name != state.attacker:
@@ -880,14 +1157,42 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
                      "one Attack per Battle", involves=[BATTLE, card(action["spell"])])
     _take_action(context, state, name, "a Battle In", action)
     player = state.players[name]
+    if "effect_of" in action:
+        _battle_in_by_effect(context, state, player, action)
+        return
+    if "spell" not in action:
+        raise context.reject("no-such-choice", "\"Battle In\" names its SPELL card (spell) or its \"&\" effect (effect_of)",
+                             "zb.battle-in.icon", involves=[BATTLE])
     spell = _spell_for(context, state, player, action, "attack")
     if player.spells_used:
         context.note("zb.precautions.two-spells", f"{name} Attacks with its SPELL cards one at a time", involves=[card(spell.card)])
         context.note("zb.precautions.either-first", f"The previous Battle is over (\"Battle Out\"): {spell.card} starts a new Battle",
                      involves=[card(spell.card), BATTLE])
+        context.note("zb.qa.q2", f"{name} may \"Battle In\" more than once during the same BATTLE PHASE", involves=[BATTLE])
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin"),
                                "by_effect": spell.by_effect}
+    context.run_step(state, "battle-in", action)
+    state.priority = state.defender
+
+
+def _battle_in_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
+    """An Attack without a SPELL card: the "&" effect of the in-play MAMODO card gives its Total Power."""
+    name = action["effect_of"]
+    index = _effect_without_spell(context, state, player, action, "attack")
+    holder = player.find(name)
+    assert holder is not None
+    effect = state.card(name).effects[index]
+    if "attack" not in effect.icons:
+        raise context.reject("no-attack-icon", f"{name}'s effect has no Attack icon", "zb.battle-in.icon", involves=[card(name)])
+    if holder.status == "petrified":
+        raise context.reject("mamodo-petrified", f"{name} is Petrified", "zb.petrified.no-effects", involves=[card(name), PETRIFIED])
+    _check_prohibited(context, state, player.name, name, effect, _classes(effect))
+    context.note("zb.battle-in.icon", f"{name}'s \"&\" effect has the Attack icon: \"Battle In\" may be declared with it",
+                 involves=[card(name)])
+    state.answered_battle_in = None
+    state.pending_battle_in = {"mamodo": name, "spell": None, "page": None, "coin": action.get("coin"), "by_effect": False,
+                               "effect": index}
     context.run_step(state, "battle-in", action)
     state.priority = state.defender
 
@@ -898,9 +1203,12 @@ def declare_battle_in(context: Context, state: State, action: Mapping[str, Any])
     context.note("zb.actions.battle-in", f"{state.attacker} declares \"Battle In\" (Attacker only)", involves=[BATTLE])
     context.note("zb.table.battle-in", "The Attacker may declare \"Battle In!\"", involves=[BATTLE])
     context.note("zb.battle-in.declare", f"{state.attacker} asks {state.defender} whether to proceed to \"Battle In\"",
-                 involves=[BATTLE, card(pending.get("spell", ""))])
+                 involves=[BATTLE, card(pending.get("spell") or pending.get("mamodo") or "Battle In")])
     context.note("zb.battle-in.ask-defender", f"{state.defender} may let the \"Battle In\" through or perform 1 Action",
                  involves=[BATTLE])
+    context.note("zb.glossary.battle-in", "\"Battle In\" is declared as an Attack is performed", involves=[BATTLE])
+    context.note("zb.glossary.battle-in-confirm", f"{state.attacker} confirms with {state.defender} when it is okay to declare "
+                 "\"Battle In\"", involves=[BATTLE])
 
 
 def _defender_acts_before_battle_in(context: Context, state: State, player: str) -> None:
@@ -918,9 +1226,17 @@ def _confirm_battle_in(context: Context, state: State, player: str, action: Mapp
     pending = state.pending_battle_in
     assert pending is not None
     state.pending_battle_in = None
+    revealed = pending["spell"] or pending["mamodo"]
+    shown = pending["spell"] or f"{revealed}'s \"&\" effect"
     context.note("zb.battle-in.confirm", f"{state.defender} performs no Action: {state.attacker} confirms \"Battle In\" "
-                 f"and reveals {pending['spell']}", involves=[BATTLE, card(pending["spell"])])
+                 f"and reveals {shown}", involves=[BATTLE, card(revealed)])
     attacker = state.players[state.attacker]
+    if pending["spell"] is None:
+        effect = state.card(pending["mamodo"]).effects[pending["effect"]]
+        state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=None, coin=pending.get("coin"),
+                              attack_set_total=effect.amount, attack_effect=effect)
+        context.advance(state, "attack", action)
+        return
     spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"], by_effect=pending["by_effect"])
     state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"))
     attacker.pages[spell.page - 1] = None
@@ -969,6 +1285,9 @@ def _played_by_effect(context: Context, state: State, player: Player, source: st
 
 
 def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
+    if kind.is_no_battle:
+        raise context.reject("not-in-non-battle", f"{kind.name} is a No Battle SPELL card: it is played only in Non-Battle, not to "
+                             f"{use.title()}", "zb.no-battle.non-battle-only", involves=[card(kind.name), BATTLE])
     if use == "attack":
         context.note("zb.search.attack-icon", f"{kind.name} icons: {list(kind.icons)} (the \"Attack\" icon is [A])",
                      involves=[card(kind.name)])
@@ -997,7 +1316,11 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
         raise context.reject("mamodo-petrified", f"{holder.card} is Petrified: no SPELL card can be played for it",
                              "zb.petrified.no-spell", involves=[card(holder.card), card(kind.name), PETRIFIED])
     named = kind.mamodo or ""
-    if named == mamodo.name:
+    if mamodo.dual and named in mamodo.dual:
+        ruling = "zb.dual.spells-both"
+        context.note("zb.dual-details.spells-both", f"{kind.name} is {named}'s SPELL card: it can be played for {mamodo.name}",
+                     involves=[card(kind.name), card(mamodo.name)])
+    elif named == mamodo.name:
         ruling = "zb.spell.own-mamodo"
     elif "(" not in named and named == mamodo.mamodo_name:
         ruling = "zb.spell.own-mamodo"
@@ -1016,9 +1339,13 @@ def _check_spell_mamodo(context: Context, state: State, player: Player, kind: Ca
         raise context.reject("spell-for-another-mamodo", f"{kind.name} is played only for {named}, not {mamodo.name}",
                              "zb.spell.own-mamodo", involves=[card(kind.name), card(mamodo.name)])
     context.note(ruling, f"{kind.name} ({named}'s SPELL card) is played for {mamodo.name}", involves=[card(kind.name), card(mamodo.name)])
+    if holder.partner is None:
+        context.note("zb.qa.q5", f"{holder.card} has no PARTNER card attached: {player.name} is considered its partner",
+                     involves=[card(holder.card), card(kind.name)])
     if holder.status == "injured":
         context.note("zb.injured.can-act", f"{holder.card} is Injured: SPELL cards can still be played for it",
                      involves=[card(holder.card)])
+        context.note("zb.qa.q7", f"{holder.card}, Injured, still plays SPELL cards", involves=[card(holder.card)])
 
 
 def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
@@ -1026,6 +1353,7 @@ def _card_rule_stands(context: Context, holder: Mamodo, rule: str) -> None:
         context.note("zb.mamodo.card-rules-box", f"{holder.card}'s effects are negated, not its card rule: {rule}",
                      involves=[card(holder.card)])
         context.note("zb.mamodo.card-rules-text", f"Effects cannot affect {holder.card}'s card rules", involves=[card(holder.card)])
+        context.note("zb.glossary.card-rule", f"{holder.card}'s card rule is not negated or affected by the effect", involves=[card(holder.card)])
 
 
 def _spell_cost(context: Context, state: State, player: Player, kind: Card, page: int, by_effect: bool = False) -> int:
@@ -1044,6 +1372,9 @@ def _spell_cost(context: Context, state: State, player: Player, kind: Card, page
 def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     attacker = state.players[state.attacker]
+    if battle.attack_effect is not None:
+        _attack_by_effect(context, state, battle)
+        return
     assert battle.spell is not None
     kind = state.card(battle.spell.card)
     cost = _spell_cost(context, state, attacker, kind, battle.spell.page, battle.spell.by_effect)
@@ -1053,6 +1384,7 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.turns.battle-begins", f"{state.attacker} declared \"Battle In\" and played {kind.name}", involves=[BATTLE])
     context.note("zb.battle.attack-declare", f"{state.attacker} declares 1 Attack: {battle.mamodo} with {kind.name} "
                  f"from page {battle.spell.page}", involves=[card(battle.mamodo), card(kind.name)])
+    context.note("zb.glossary.attack", f"An Attack declared with {kind.name}, a SPELL card with the Attack icon", involves=[card(kind.name)])
     attacker.mp -= cost
     context.note("zb.battle.attack-pay", f"{state.attacker} pays {cost} MP: {attacker.mp} MP", involves=[card(kind.name), MP],
                  mp=attacker.mp)
@@ -1063,6 +1395,27 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _flip_coins(context, state, state.attacker, kind, battle.coin)
     context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
     context.note("zb.battle.attack-applies-effects", f"{state.attacker} applies the effects of its Attack", involves=[card(kind.name)])
+    state.priority = state.defender
+    context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
+
+
+def _attack_by_effect(context: Context, state: State, battle: Battle) -> None:
+    attacker = state.players[state.attacker]
+    assert battle.attack_effect is not None
+    context.note("zb.battle.begins", f"\"Battle In\": the Battle begins; {state.attacker} is the Attacker, {state.defender} the Defender",
+                 involves=[BATTLE])
+    context.note("zb.battle.attack-declare", f"{state.attacker} declares 1 Attack: {battle.mamodo} with its \"&\" effect, without a "
+                 "SPELL card", involves=[card(battle.mamodo)])
+    _pay(context, state, attacker, battle.mamodo, battle.attack_effect)
+    context.note("zb.and.no-cut-in", f"{battle.mamodo}'s \"&\" effect: no cut-in effect can negate it as it is applied",
+                 involves=[card(battle.mamodo), CUT_IN])
+    if context.read(AND_RESOLUTION, "resolve-on-declaration"):
+        context.note(AND_RESOLUTION, f"{battle.mamodo}'s \"&\" effect resolves as it is declared", involves=[card(battle.mamodo)])
+        for effect in battle.attack_effect.also:
+            _resolve_effect(context, state, state.attacker, battle.mamodo, effect, {})
+    else:
+        context.note(AND_RESOLUTION, f"{battle.mamodo}'s \"&\" effect is not resolved yet: it resolves if {battle.mamodo} wins",
+                     involves=[card(battle.mamodo)])
     state.priority = state.defender
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
 
@@ -1093,6 +1446,7 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
     if state.step != "attack" and not (context.read(BATTLE_EFFECTS_STEP, "part-of-defend") and not battle.defense_waived):
         raise context.reject("defense-step-over", "the Defense is declared in step 2, before effects are applied",
                              BATTLE_EFFECTS_STEP, involves=[BATTLE])
+    _check_undefendable(context, state)
     if "effect_of" in action:
         _defend_by_effect(context, state, state.players[name], action)
     else:
@@ -1103,6 +1457,26 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
         context.run_step(state, "defend", action)
         context.note(BATTLE_EFFECTS_STEP, "The Defense is declared within the Defend step, after the effects", involves=[BATTLE])
         state.priority, state.passes = state.attacker, 0
+
+
+def _check_undefendable(context: Context, state: State) -> None:
+    """A PARTNER card effect that names a MAMODO affects only the SPELL cards played for that MAMODO (DUAL MAMODO included)."""
+    battle = _battle(state)
+    if battle.spell is None:
+        return
+    played_for = state.card(battle.spell.card).mamodo
+    for kept in state.players[state.attacker].kept:
+        if kept.effect.kind != "undefendable":
+            continue
+        if state.card(battle.mamodo).dual:
+            context.note("zb.dual-details.partner-one-name", f"{kept.source}'s effect names {kept.effect.target}; "
+                         f"{battle.spell.card} is played for {played_for}", involves=[card(kept.source), card(battle.mamodo)])
+            context.note("zb.dual-details.example", f"{kept.source}'s effect applies to {kept.effect.target}'s SPELL cards only, "
+                         f"not to the other MAMODO of {battle.mamodo}", involves=[card(kept.source), card(battle.mamodo)])
+        if kept.effect.target == played_for:
+            raise context.reject("cannot-be-defended", f"{kept.source}'s effect: {battle.spell.card}, played for {played_for}, "
+                                 "cannot be Defended", "zb.dual-details.example" if state.card(battle.mamodo).dual else None,
+                                 involves=[card(kept.source), card(battle.spell.card)])
 
 
 def _defend_with_spell(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
@@ -1116,17 +1490,25 @@ def _defend_with_spell(context: Context, state: State, player: Player, action: M
     player.spells_used.add((spell.card, spell.page))
 
 
+def _effect_without_spell(context: Context, state: State, player: Player, action: Mapping[str, Any], use: str) -> int:
+    """Which effect of the in-play MAMODO card ``effect_of`` Attacks or Defends (``use``) without a SPELL card."""
+    name = action["effect_of"]
+    if player.find(name) is None or name != action["mamodo"]:
+        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that {use.title()}s", "zb.battle.power-set-by-effect",
+                             involves=[card(name)])
+    found = [i for i, e in enumerate(state.card(name).effects) if e.kind == f"{use}-without-spell"]
+    if not found:
+        raise context.reject("no-such-effect", f"{name} has no effect that {use.title()}s without a SPELL card", involves=[card(name)])
+    return found[0]
+
+
 def _defend_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
     """A MAMODO card's effect that Defends without a SPELL card: it resolves as it is declared and sets the Total Power."""
     name = action["effect_of"]
-    holder = player.find(name)
-    if holder is None or name != action["mamodo"]:
-        raise context.reject("not-in-play", f"{name} is not the in-play MAMODO card that Defends", "zb.battle.power-set-by-effect",
-                             involves=[card(name)])
-    effects = [e for e in state.card(name).effects if e.kind == "defend-without-spell"]
-    if not effects:
-        raise context.reject("no-such-effect", f"{name} has no effect that Defends without a SPELL card", involves=[card(name)])
-    _pay_and_apply(context, state, player, name, effects[0], action)
+    effect = state.card(name).effects[_effect_without_spell(context, state, player, action, "defend")]
+    context.note("zb.and.no-cut-in", f"{name}'s effect Defends without a SPELL card: no cut-in effect can negate it as it is applied",
+                 involves=[card(name), CUT_IN])
+    _pay_and_apply(context, state, player, name, effect, action, respondable=False)
 
 
 def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
@@ -1152,6 +1534,7 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     cost = _spell_cost(context, state, defender, kind, battle.defense.page)
     context.note("zb.battle.defend-declare", f"{state.defender} declares 1 Defense: {battle.defender_mamodo} with {kind.name} "
                  f"from page {battle.defense.page}", involves=[card(kind.name), card(battle.defender_mamodo or "")])
+    context.note("zb.glossary.defense", f"A Defense declared with {kind.name}, a SPELL card with the Defend icon", involves=[card(kind.name)])
     defender.mp -= cost
     context.note("zb.battle.defend-pay", f"{state.defender} pays {cost} MP: {defender.mp} MP", involves=[card(kind.name), MP],
                  mp=defender.mp)
@@ -1195,7 +1578,10 @@ def _pass_effects(context: Context, state: State, player: str, action: Mapping[s
 @steps("compare-total-power")
 def compare_total_power(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
-    attack = _total(context, state, state.attacker, battle.mamodo, battle.spell, battle.attack_negated)
+    if battle.attack_set_total is not None:
+        attack = _set_total(context, state, state.attacker, battle.mamodo, battle.attack_set_total)
+    else:
+        attack = _total(context, state, state.attacker, battle.mamodo, battle.spell, battle.attack_negated)
     if battle.defense_set_total is not None and not battle.defense_negated:
         defense = _set_total(context, state, state.defender, battle.defender_mamodo or "", battle.defense_set_total)
     elif battle.defense is None or battle.defense_negated:
@@ -1243,6 +1629,8 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     context.note(ruling, f"{owner}'s Total Power: {mamodo} {base} + {spell.card if spell else 'no SPELL'} {spell_power}"
                  + (f" + effects {boost + in_play}" if boost or in_play else "") + f" = {total}",
                  involves=[card(mamodo)] + ([card(spell.card)] if spell else []), power=total)
+    context.note("zb.glossary.total-power", f"{owner}'s Total Power: the MAMODO's Power, the SPELL card's and the active boosts",
+                 involves=[card(mamodo)], power=total)
     return total
 
 
@@ -1252,6 +1640,11 @@ def _set_total(context: Context, state: State, owner: str, mamodo: str, total: i
     context.note("zb.battle.power-set-by-effect", f"{mamodo}'s effect sets the Total Power {total}; {mamodo}'s regular Power "
                  f"({state.card(mamodo).power}) is not applied" + (f"; effects add {added}" if added else ""),
                  involves=[card(mamodo), BATTLE], power=total + added)
+    context.note("zb.glossary.total-power-effect", f"Attacking or Defending without a SPELL card: the Total Power {total} is "
+                 "specified in the effect", involves=[card(mamodo)], power=total)
+    if added:
+        context.note("zb.and.power-at-compare", f"The Power increase of {mamodo}'s effect ({added:+d}) is resolved when comparing "
+                     "Total Power", involves=[card(mamodo), BATTLE], power=total + added)
     return total + added
 
 
@@ -1261,13 +1654,29 @@ def _in_play_power(context: Context, state: State, player: Player, holder: Mamod
     added = 0
     sources = [holder.card] + ([holder.partner] if holder.partner else []) + [c for c, _ in player.mj12]
     for source in sources:
-        for effect in state.card(source).effects:
-            if effect.tag == "in-play" and effect.kind == "power" and effect.timing is None:
-                added += effect.amount
-                context.note("zb.tag.in-play-always", f"{source}'s [IN PLAY] effect: +{effect.amount} Power while it is in play",
-                             involves=[card(source), card(holder.card)])
-                context.note("zb.precautions.in-play-active", "[IN PLAY] effects remain active during the Battle", involves=[BATTLE])
+        powers = [e for e in state.card(source).effects if e.tag == "in-play" and e.kind == "power" and e.timing is None]
+        if powers and not _in_play_active(context, state, player.name, source):
+            continue
+        for effect in powers:
+            added += effect.amount
+            context.note("zb.tag.in-play-always", f"{source}'s [IN PLAY] effect: +{effect.amount} Power while it is in play",
+                         involves=[card(source), card(holder.card)])
+            _note_in_play_active(context, source)
+            context.note("zb.precautions.in-play-active", "[IN PLAY] effects remain active during the Battle", involves=[BATTLE])
+            context.note("zb.in-play.active-in-battle", f"{source}'s [IN PLAY] effect is active during the Battle, with no icon needed",
+                         involves=[card(source), BATTLE])
+    for kept in player.kept:
+        if kept.zone == "stay" and kept.effect.kind == "power":
+            added += kept.effect.amount
+            context.note("zb.stay.duration", f"{kept.source}'s [STAY] effect: +{kept.effect.amount} Power while it is active",
+                         involves=[card(kept.source), STAY])
     return added
+
+
+def _note_in_play_active(context: Context, source: str) -> None:
+    context.note("zb.in-play.no-declaration", f"{source}'s [IN PLAY] effect applies without being declared", involves=[card(source)])
+    context.note("zb.in-play.always-active", f"{source} is in play: its [IN PLAY] effect is active", involves=[card(source)])
+    context.note("zb.tag.in-play-no-action", f"{source}'s [IN PLAY] effect is automatic: no Action applies it", involves=[card(source)])
 
 
 @vocabulary.action("resolve", "Battle step 5, with the players' choices: the MAMODO card that PROTECTS the Spell Book from the "
@@ -1304,6 +1713,15 @@ def defender_won(state: State) -> bool:
 @steps("attacker-wins")
 def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
+    if battle.attack_effect is not None:
+        if context.read(AND_RESOLUTION, "resolve-on-declaration"):
+            return
+        context.note(AND_RESOLUTION, f"{battle.mamodo} wins the Battle: its \"&\" effect resolves", involves=[card(battle.mamodo), BATTLE])
+        context.note("zb.and.extra-effects-step-5", f"{battle.mamodo}'s \"&\" effect's additional effects resolve",
+                     involves=[card(battle.mamodo)])
+        for effect in battle.attack_effect.also:
+            _resolve_effect(context, state, state.attacker, battle.mamodo, effect, action)
+        return
     assert battle.spell is not None
     spell = state.card(battle.spell.card)
     context.note("zb.battle.attacker-higher", f"{state.attacker} wins the Battle: {spell.name}'s effects are resolved", involves=[BATTLE])
@@ -1401,6 +1819,8 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
         context.note("zb.damage.protect-injured", f"{protector} PROTECTS the Spell Book: it becomes Injured", involves=[card(protector)])
         context.note("zb.damage.once-per-infliction", f"{amount} Damage: {protector} is Injured only once", involves=[card(protector)],
                      damage=amount)
+        context.note("zb.qa.q6", f"{protector} receives one Injury for this infliction of {amount} Damage, regardless of the amount",
+                     involves=[card(protector), INJURY], damage=amount)
         _injure(context, state, player, holder, None)
         return
     context.note(ruling, f"{amount} Damage: {victim} turns {amount} page(s), no MP gained", involves=[DAMAGE, BOOK], damage=amount)
@@ -1411,6 +1831,8 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
 
 
 def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruling: str | None) -> None:
+    if _shielded(context, state, player, holder):
+        return
     if holder.status == "injured":
         context.note("zb.damage.second-discards", f"{holder.card} is already Injured: it is sent to the Discard Pile",
                      involves=[card(holder.card), INJURY])
@@ -1424,7 +1846,43 @@ def _injure(context: Context, state: State, player: Player, holder: Mamodo, ruli
         context.note(None, f"{holder.card} becomes Injured", involves=[card(holder.card), INJURY])
 
 
+def _shielded(context: Context, state: State, player: Player, holder: Mamodo) -> bool:
+    """An [IN PLAY] "does not receive Damage or Injury" effect of the MAMODO card (or its PARTNER) resolves at each infliction."""
+    for source in [holder.card] + ([holder.partner] if holder.partner else []):
+        if any(e.tag == "in-play" and e.kind == "no-injury" for e in state.card(source).effects) \
+                and _in_play_active(context, state, player.name, source):
+            _note_in_play_active(context, source)
+            context.note("zb.in-play.timing", f"{source}'s [IN PLAY] effect resolves as its condition is fulfilled: "
+                         f"{holder.card} receives no Injury", involves=[card(source), card(holder.card), INJURY])
+            context.note("zb.tag.in-play-repeat", f"{source}'s [IN PLAY] effect resolves as many times as its condition comes",
+                         involves=[card(source)])
+            return True
+    return False
+
+
 def _send_to_discard(context: Context, state: State, player: Player, name: str, ruling: str | None) -> None:
+    before = set(player.in_play_cards())
+    _move_to_discard(context, state, player, name, ruling)
+    _kept_of_cards_gone(context, state, player, before - set(player.in_play_cards()))
+
+
+def _kept_of_cards_gone(context: Context, state: State, player: Player, gone: set[str]) -> None:
+    """The [STAY] and [STANDBY] effects of cards that left play or were Petrified: kept by their copies, or ended with them."""
+    kept = [k for k in player.kept if k.zone in ("stay", "standby") and k.source in gone]
+    if not kept:
+        return
+    if context.read(KEPT_CARD_LEAVES, "effect-outlives-card"):
+        for k in kept:
+            context.note(KEPT_CARD_LEAVES, f"{k.source}'s [{k.zone.upper()}] effect stays in its zone: its copy tracks it",
+                         involves=[card(k.source), STAY if k.zone == "stay" else STANDBY])
+        return
+    for k in kept:
+        player.kept.remove(k)
+        context.note(KEPT_CARD_LEAVES, f"{k.source} is gone: its [{k.zone.upper()}] effect ends, its copy is deleted",
+                     involves=[card(k.source), STAY if k.zone == "stay" else STANDBY])
+
+
+def _move_to_discard(context: Context, state: State, player: Player, name: str, ruling: str | None) -> None:
     holder = player.find(name)
     if holder is not None:
         player.mamodo.remove(holder)
@@ -1484,6 +1942,8 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     defense = state.card(battle.defense.card) if battle.defense is not None and not battle.defense_negated else None
     if defense is not None and defense.counter and defense.damage:
         context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its Damage is applied", involves=[card(defense.name)])
+        context.note("zb.glossary.counter", f"{state.defender}, the Defender, wins against the Attacker: {defense.name}'s [COUNTER] "
+                     "inflicts Damage", involves=[card(defense.name), DAMAGE])
         _damage_book(context, state, state.attacker, defense.damage, action.get("protect"), "zb.battle.lose-counter")
     elif defense is not None:
         context.note("zb.battle.lose-counter", f"{defense.name} has no [COUNTER]: its effects and Damage are not applied",
@@ -1503,6 +1963,8 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
 def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     context.note("zb.precautions.battle-out", "Damage and effects are resolved: \"Battle Out\", Non-Battle once again", involves=[BATTLE])
+    context.note("zb.glossary.battle-out", "\"Battle Out\": the effects applied during the Battle are resolved; the game returns to "
+                 "Non-Battle", involves=[BATTLE])
     for owner, out in ((state.attacker, battle.spell), (state.defender, battle.defense)):
         if out is None:
             continue
@@ -1515,6 +1977,10 @@ def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> Non
         "totals": dict(battle.totals), "winner": battle.winner,
     }
     state.battle = None
+    for player in state.players.values():
+        _return_no_battle_spells(context, player)
+    _activate_standby(context, state, "battle-out")
+    _expire_stay(context, state, "battle-out")
     if state.loser is None:
         state.priority, state.passes = state.attacker, 0
         context.note("zb.alternate.attacker-first-after-battle", f"Back in Non-Battle: {state.attacker}, the Attacker, acts first",
@@ -1527,6 +1993,14 @@ EffectHandler = Callable[[Context, State, str, str, Effect, Mapping[str, Any]], 
 
 
 def _resolve_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if effect.keep is None and effect.if_mp_at_least and state.players[_whom(effect, owner)].mp < effect.if_mp_at_least:
+        who = _whom(effect, owner)
+        context.note(None, f"{source}: {who} has {state.players[who].mp} MP, fewer than {effect.if_mp_at_least}: nothing happens",
+                     involves=[card(source), MP])
+        return
+    if effect.keep is not None:
+        _keep(context, state, owner, source, effect)
+        return
     handler: EffectHandler = vocabulary.effect_handler("effect", effect.kind)
     with context.involving(card(source)):
         handler(context, state, owner, source, effect, action)
@@ -1543,13 +2017,30 @@ EFFECT_COMMON = {
     "tag": {"enum": ["declare", "mp", "discard", "in-play"], "description": "[DECLARE TO USE], [X MP], [SEND THIS CARD TO THE "
             "DISCARD PILE] or [IN PLAY] (default declare)."},
     "mp": {"type": "integer", "minimum": 0, "description": "The X of an [X MP] effect."},
-    "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend"]}, "description": "The effect's icons."},
+    "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend", "cut-in"]}, "description": "The effect's icons."},
     "timing": {"enum": ["start-phase", "end-phase", "put-in-play", "on-damage", "other", "regardless"],
                "description": "When an [IN PLAY] effect activates (START PHASE, END PHASE, as put in play); on a SPELL card: on "
                "Damage or Injury, other effects, or regardless of Power."},
     "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
     "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
     "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
+    "keep": {"enum": ["stay", "standby"], "description": "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates."},
+    "until": {"enum": ["end-phase", "start-phase", "own-start-phase", "battle-out", "opponent-event"],
+              "description": "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
+              "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; opponent-event: "
+              "when the opponent next plays an EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE)."},
+    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play"]},
+                "description": "What a negate, prohibit or make-unnegatable effect applies to."},
+    "cannot_be_negated": {"type": "boolean", "description": "\"Cannot be negated\"."},
+    "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\"."},
+    "regardless_of_card_effects": {"type": "boolean", "description": "\"... regardless of card effects\": the same as "
+                                   "even_when_prohibited."},
+    "times": {"type": "integer", "minimum": 1, "description": "Damage X times: each infliction is PROTECTED against separately."},
+    "stone_tablet": {"type": "boolean", "description": "The effect selects only Stone Tablet MAMODO cards."},
+    "if_mp_at_least": {"type": "integer", "minimum": 0, "description": "The effect does something only if the player it affects "
+                       "has at least this many MP."},
+    "once_per_game": {"type": "boolean", "description": "\"This effect can be applied only once per game (per player)\"."},
+    "of_type": {"enum": ["MAMODO", "PARTNER", "MJ12"], "description": "A prohibit effect: only the effects of cards of this type."},
 }
 
 
@@ -1568,6 +2059,13 @@ def power(context: Context, state: State, owner: str, source: str, effect: Effec
         context.note("zb.event.until-end-phase", f"{source}: +{effect.amount} Power for {owner} until the END PHASE",
                      amount=effect.amount)
     elif state.battle is not None:
+        if effect.is_battle_effect and not context.read(BATTLE_STEP_5, "apply-window"):
+            context.note(BATTLE_STEP_5, f"{source}'s Battle effect is applied in Battle Step 5, after Compare Total Power: its "
+                         f"+{effect.amount} Power cannot change the winner", involves=[card(source), BATTLE], amount=effect.amount)
+            return
+        if effect.is_battle_effect:
+            context.note(BATTLE_STEP_5, f"{source}'s Battle effect is applied in the effects step before Compare Total Power",
+                         involves=[card(source), BATTLE])
         state.battle.power[owner] += effect.amount
         context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {owner}'s Total Power", amount=effect.amount)
 
@@ -1609,7 +2107,15 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
     who = _whom(effect, owner)
     context.note("zb.precautions.newly-opened", f"{source}: {who} turns {effect.amount} page(s) by a card effect; "
                  "the cards in the newly open pages may be played", involves=[BOOK])
+    if who == owner:
+        context.note("zb.qa.q1", f"{who} turns pages of its own Spell Book by the effect of a card", involves=[card(source), BOOK])
+    else:
+        context.note("zb.qa.q3", f"{who}'s opponent turned {who}'s pages: {who} may use the cards in the newly open pages",
+                     involves=[card(source), BOOK])
     if action.get("protect"):
+        context.note("zb.glossary.turn-pages", f"{source}: turning pages is an effect instead of Damage: it cannot be prevented by "
+                     "SACRIFICING / PROTECTING", involves=[card(source), PROTECT])
+        context.note("zb.qa.q9", "Effects that turn pages are not Damage and cannot be PROTECTED against", involves=[PROTECT, BOOK])
         raise context.reject("cannot-protect", "turning pages by an effect is not Damage", "zb.protect.only-damage",
                              involves=[PROTECT, BOOK])
     _turn_pages(context, state, who, effect.amount, "effect")
@@ -1617,11 +2123,36 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
     _cite_in_play(context, state, source, effect)
 
 
-@vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book (a MAMODO card may PROTECT it).",
+@vocabulary.effect("cannot-be-selected", "[IN PLAY] This card cannot be selected as a target of an effect.", params=_effect_params())
+def cannot_be_selected(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note("zb.glossary.cannot-be-selected", f"{source} cannot be selected as a target of an effect", involves=[card(source)])
+
+
+@vocabulary.effect("turn-back-pages", "Its owner (whose: self) or the opponent turns 'amount' pages backward (not before page 1).",
                    params=_effect_params(amount=AMOUNT))
+def turn_back_pages(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    player = state.players[_whom(effect, owner)]
+    player.opening = max(0, player.opening - effect.amount)
+    context.note("zb.glossary.turn-back", f"{source}: {player.name} turns {effect.amount} page(s) backward: open pages {_pages(player)}",
+                 involves=[card(source), BOOK])
+
+
+@vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
+                   "against each infliction: protect, or protect_each).", params=_effect_params(amount=AMOUNT))
 def damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    _damage_book(context, state, other(owner), effect.amount, action.get("protect"), "zb.battle.win-damage"
-                 if state.battle is not None else "zb.protect.only-damage")
+    protectors = list(action.get("protect_each") or [action.get("protect")])
+    ruling = "zb.battle.win-damage" if state.battle is not None else "zb.protect.only-damage"
+    for infliction in range(effect.times):
+        if effect.times > 1:
+            context.note("zb.glossary.damage-times", f"{source}: infliction {infliction + 1} of {effect.times}, PROTECTED against "
+                         "separately", involves=[card(source), DAMAGE])
+        protector = protectors[infliction] if infliction < len(protectors) else None
+        if protector is not None:
+            context.note("zb.qa.q10", f"{source}'s effect inflicts Damage: {protector} may PROTECT against it",
+                         involves=[card(source), card(protector), PROTECT])
+        _damage_book(context, state, other(owner), effect.amount, protector, ruling)
+        if state.loser:
+            return
 
 
 @vocabulary.effect("injure", "Inflicts Injury to the selected MAMODO card ('target' of the action or the effect).",
@@ -1636,16 +2167,32 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
     victim, holder = _target(context, state, owner, effect, action)
     holder.status = "petrified"
     context.note(None, f"{holder.card} becomes Petrified", involves=[card(holder.card), PETRIFIED])
+    _kept_of_cards_gone(context, state, victim, {holder.card} | ({holder.partner} if holder.partner else set()))
 
 
-@vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards) to the Discard Pile.",
+@vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards), or the selected PARTNER card, to the "
+                   "Discard Pile.",
                    params=_effect_params(target=ref("card-name")))
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    partner = _selected_partner(state, owner, action.get("target") or effect.target)
+    if partner is not None:
+        victim, name = partner
+        _send_to_discard(context, state, victim, name, None)
+        victim.discarded_by_effect.add(name)
+        return
     victim, holder = _target(context, state, owner, effect, action, petrified_ok=True)
     _send_to_discard(context, state, victim, holder.card, None)
     victim.discarded_by_effect.add(holder.card)
     if state.battle is not None and holder.card in (state.battle.mamodo, state.battle.defender_mamodo):
         _not_a_negation(context, state, "sending a MAMODO card involved in the Battle to the Discard Pile")
+
+
+def _selected_partner(state: State, owner: str, name: str | None) -> tuple[Player, str] | None:
+    """The opponent's (or its owner's) in-play PARTNER card ``name``, when the effect selects a PARTNER card."""
+    for who in (other(owner), owner):
+        if name and any(m.partner == name for m in state.players[who].mamodo):
+            return state.players[who], name
+    return None
 
 
 @vocabulary.effect("discard-page", "Sends the card on the opponent's open page (its highest) to the Discard Pile.",
@@ -1662,6 +2209,12 @@ def discard_page(context: Context, state: State, owner: str, source: str, effect
     victim.pages[page - 1] = None
     victim.discard.append(name)
     context.note(None, f"{name} leaves page {page} for {victim.name}'s Discard Pile", involves=[card(name), BOOK])
+
+
+@vocabulary.effect("no-injury", "[IN PLAY]: its MAMODO card does not receive Damage or Injury (each infliction that would injure "
+                   "it, PROTECTING included).", params=_effect_params())
+def no_injury(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note(None, f"{source}'s MAMODO card does not receive Damage or Injury", involves=[card(source)])
 
 
 @vocabulary.effect("extra-event", "Its owner may play 'amount' more EVENT cards this turn.", params=_effect_params(amount=AMOUNT))
@@ -1687,6 +2240,45 @@ def defend_without_spell(context: Context, state: State, owner: str, source: str
                  f"is declared (Total Power {effect.amount})", involves=[card(source)])
 
 
+@vocabulary.effect("attack-without-spell", "An \"&\" effect: its MAMODO card Attacks without a SPELL card (battle-in with "
+                   "effect_of); 'amount' is the Attack's Total Power; 'also' resolves if it wins.", params=_effect_params(amount=AMOUNT))
+def attack_without_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    context.note(None, f"{source}'s \"&\" effect Attacks with a \"Battle In\" (effect_of: {source})", involves=[card(source)])
+
+
+@vocabulary.effect("undefendable", "The SPELL card its owner's 'target' MAMODO Attacks with in the next Battle during this turn "
+                   "cannot be Defended.", params=_effect_params(target=ref("card-name")))
+def undefendable(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+    context.note(None, f"{source}: the SPELL card {effect.target} Attacks with in the next Battle cannot be Defended",
+                 involves=[card(source)])
+
+
+@vocabulary.effect("put-in-play-petrified", "Puts the MAMODO card 'target' from its owner's open pages in play in Petrified Status.",
+                   params=_effect_params(target=ref("card-name")))
+def put_in_play_petrified(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    player = state.players[owner]
+    name = action.get("target") or effect.target or ""
+    page = _on_open_page(context, state, player, name, None)
+    kind = state.card(name)
+    if kind.type != "MAMODO" or _mamodo_count(context, state, player) >= MAX_IN_PLAY:
+        raise context.reject("no-such-choice", f"{name} cannot be put in play", "zb.put.mamodo-max-3", involves=[card(name)])
+    _check_mamodo_name(context, player, state, kind, ignore=None)
+    if kind.stone_tablet and context.read(STONE_TABLET_PETRIFIED, "cannot-be-chosen"):
+        raise context.reject("no-such-choice", f"{name} is a Stone Tablet MAMODO card: it cannot be put in play Petrified, so "
+                             f"{source}'s effect cannot choose it", STONE_TABLET_PETRIFIED, involves=[card(name), card(source)])
+    if kind.stone_tablet:
+        context.note(STONE_TABLET_PETRIFIED, f"{name} is a Stone Tablet MAMODO card: {source}'s effect puts it in play in Normal "
+                     "Status", involves=[card(name), card(source)])
+    player.pages[page - 1] = None
+    status = "normal" if kind.stone_tablet else "petrified"
+    player.mamodo.append(Mamodo(card=name, page=page, status=status))
+    if kind.stone_tablet:
+        _note_stone_tablet(context, kind)
+    else:
+        context.note(None, f"{source} puts {name} in play in Petrified Status", involves=[card(name), PETRIFIED])
+
+
 @vocabulary.effect("play-spell", "Plays a SPELL card of its owner's open pages (named as played_by on the battle-in).",
                    params=_effect_params())
 def play_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
@@ -1699,7 +2291,12 @@ def negate_attack(context: Context, state: State, owner: str, source: str, effec
         _negate_battle_in(context, state, source, state.answered_battle_in)
         return
     battle = _battle(state)
+    if not effect.is_cut_in:
+        _check_negation_timing(context, state, source, (state.attacker, battle.spell.card if battle.spell else battle.mamodo))
     battle.attack_negated = True
+    if battle.attack_effect is not None:
+        context.note("zb.and.negated-step-5", f"{source} negates {battle.mamodo}'s Attack made by its \"&\" effect",
+                     involves=[card(source), card(battle.mamodo), BATTLE])
     _negated(context, state, state.attacker, battle.spell, f"{source} negates the Attack")
 
 
@@ -1710,10 +2307,21 @@ def negate_defense(context: Context, state: State, owner: str, source: str, effe
     _negated(context, state, state.defender, battle.defense, f"{source} negates the Defense")
 
 
+def _check_negation_timing(context: Context, state: State, source: str, declared: tuple[str, str]) -> None:
+    """An effect that negates an Attack and is no cut-in effect: may it negate one not declared in the previous Action?"""
+    if state.previous_action == declared:
+        return
+    if not context.read(NEGATE_DEFINITION, "named-negation-any-time"):
+        raise context.reject("nothing-to-negate", f"{source}'s effect is no cut-in effect: it negates only an Attack declared in "
+                             "the previous Action", NEGATE_DEFINITION, involves=[card(source), BATTLE])
+    context.note(NEGATE_DEFINITION, f"{source}'s effect negates the Attack in the Battle's effects step, though it is no cut-in "
+                 "effect against the previous Action", involves=[card(source), BATTLE])
+
+
 def _negate_battle_in(context: Context, state: State, source: str, answered: Mapping[str, Any]) -> None:
     """The Defender's Action negates the card that initiated the "Battle In": no Battle, and that card Attacks no more this turn."""
     state.answered_battle_in = None
-    state.players[state.attacker].negated_cards.add(answered["spell"])
+    state.players[state.attacker].negated_cards.add(answered["spell"] or answered["mamodo"])
     context.note("zb.battle-in.initiator-negated", f"{source} negates {answered['spell']}, the initiator of the \"Battle In\": "
                  f"{state.attacker} need not declare \"Battle In\" again and may continue the turn without a Battle",
                  involves=[BATTLE, card(answered["spell"])])
@@ -1731,12 +2339,22 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
     name = action.get("target") or effect.target
     for who in (other(owner), owner):
         holder = state.players[who].find(name or "")
+        if holder is not None and effect.stone_tablet:
+            if not state.card(holder.card).stone_tablet:
+                raise context.reject("no-such-choice", f"{holder.card} is no Stone Tablet MAMODO card", "zb.stone.selected-by-effects",
+                                     involves=[card(holder.card)])
+            context.note("zb.stone.selected-by-effects", f"The effect specifies Stone Tablet MAMODO cards: {holder.card} is one",
+                         involves=[card(holder.card)])
+        if holder is not None and any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects):
+            raise context.reject("no-such-choice", f"{holder.card} cannot be selected as a target of an effect",
+                                 "zb.glossary.cannot-be-selected", involves=[card(holder.card)])
         if holder is not None:
             if holder.status == "petrified" and not petrified_ok:
                 raise context.reject("cannot-target-petrified", f"{name} is Petrified", "zb.petrified.no-target",
                                      involves=[card(holder.card), PETRIFIED])
             context.note("zb.battle.select-resolves-on-declaration", f"The effect selects {name}: it resolves as it is declared",
                          involves=[card(holder.card)])
+            context.note("zb.glossary.select-your", f"The effect's user selects its target: {name}", involves=[card(holder.card)])
             return state.players[who], holder
     raise context.reject("no-such-choice", f"{name!r} is no in-play MAMODO card", "zb.injured.only-mamodo")
 
@@ -1794,24 +2412,47 @@ def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) ->
 @steps("end-effects")
 def end_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.end.begins", "Both players are no longer in the BATTLE PHASE: the END PHASE begins")
-    timed = _in_play_effects(state, "end-phase")
+    _expire_standby(context, state)
+    _expire_stay(context, state, "end-phase")
+    timed: list[tuple[str, Callable[[], None]]] = [
+        (source, _end_in_play(context, state, owner, source, effect, action))
+        for owner, source, effect in _in_play_effects(context, state, "end-phase")]
+    timed += [(kept.source, _end_standby(context, state, kept)) for kept in _kept(state, "standby")
+              if (kept.effect.until or "end-phase") == "end-phase"]
     order = list(action.get("order") or [])
     context.note("zb.end.effects", f"END PHASE effects to resolve: {len(timed)}")
     if len(timed) > 1 or order:
         if context.read(END_PHASE_ORDER, "any-simultaneous") and order:
-            timed.sort(key=lambda t: order.index(t[1]) if t[1] in order else len(order))
-            context.note(END_PHASE_ORDER, f"The Attacker orders the END PHASE effects: {', '.join(t[1] for t in timed)}")
+            timed.sort(key=lambda t: order.index(t[0]) if t[0] in order else len(order))
+            context.note(END_PHASE_ORDER, f"The Attacker orders the END PHASE effects: {', '.join(t[0] for t in timed)}")
+            context.note("zb.qa.q13", f"{state.attacker}, the Attacker for this turn, determines the order of the resolving effects")
+            context.note("zb.glossary.effect-conflict", "The result depends on the order in which the Attacker resolves them")
         else:
-            duplicated = {source for _, source, _ in timed if sum(1 for _, s, _ in timed if s == source) > 1}
+            duplicated = {source for source, _ in timed if sum(1 for s, _ in timed if s == source) > 1}
             context.note(END_PHASE_ORDER, "The effects resolve in the order the END PHASE lists them; the Attacker orders "
                          f"only duplicated effects{' (' + ', '.join(sorted(duplicated)) + ')' if duplicated else ''}")
     state.end_recovery_first = bool(order and order[0] == "petrified-recovery" and context.read(END_PHASE_ORDER, "any-simultaneous"))
     if state.end_recovery_first:
         _recover_petrified(context, state, action)
-    for owner, source, effect in timed:
+    for _, run in timed:
+        run()
+
+
+def _end_in_play(context: Context, state: State, owner: str, source: str, effect: Effect,
+                 action: Mapping[str, Any]) -> Callable[[], None]:
+    def run() -> None:
         context.note("zb.end.effects", f"{owner}'s {source}: [IN PLAY] effect of the END PHASE", involves=[card(source)])
         context.note("zb.end.list-in-play", f"{source}'s [IN PLAY] effect activates during the END PHASE", involves=[card(source)])
         _resolve_effect(context, state, owner, source, effect, action)
+    return run
+
+
+def _end_standby(context: Context, state: State, kept: Kept) -> Callable[[], None]:
+    def run() -> None:
+        context.note("zb.end.list-standby", f"{kept.source}'s [STANDBY] effect activates during the END PHASE",
+                     involves=[card(kept.source), STANDBY])
+        _activate_kept(context, state, kept, "end-phase")
+    return run
 
 
 @steps.condition("attacker-has-petrified")
@@ -1931,6 +2572,10 @@ def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) 
 
 @steps("switch-roles")
 def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    for name, spell_page in sorted(state.players[state.defender].spells_used):
+        if not state.card(name).is_no_battle:
+            context.note("zb.qa.q4", f"{state.defender} Defended with {name} (page {spell_page}): it can be used again during the "
+                         f"BATTLE PHASE of {state.defender}'s next turn", involves=[card(name)])
     for player in state.players.values():
         if player.turn_power:
             context.note("zb.event.until-end-phase", f"{player.name}'s EVENT Power ends with the END PHASE")
@@ -1938,8 +2583,11 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
         player.used_effects.clear()
         player.negated_cards.clear()
         player.spells_used.clear()
+        _return_no_battle_spells(context, player)
         player.events_shown.clear()
         player.events_allowed = 1
+        player.kept = [k for k in player.kept if k.zone != "turn"]
+        player.unnegatable.clear()
         for holder in player.mamodo:
             holder.effects_negated = False
     if state.loser:
@@ -1959,17 +2607,449 @@ def game_goes_on(state: State) -> bool:
     return state.loser is None
 
 
+# === [STAY] and [STANDBY] =======================================================================
+
+
+def _keep(context: Context, state: State, owner: str, source: str, effect: Effect) -> None:
+    """A resolved [STAY] or [STANDBY] effect: its copy goes to the zone, where it stays active or waits."""
+    zone = effect.keep or "stay"
+    until = effect.until or "end-phase"
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone=zone))
+    state.log.append(f"{source}: {effect.kind} [{zone.upper()}]")
+    if zone == "stay":
+        context.note("zb.glossary.stay", f"{source}'s [STAY] effect remains active until a specified time", involves=[card(source), STAY])
+        context.note("zb.stay.duration", f"{source}'s [STAY] effect ({effect.kind}) remains active until the {_timing(until)}",
+                     involves=[card(source), STAY])
+        if effect.kind == "prohibit":
+            _note_prohibition(context, state, owner, source, effect)
+    else:
+        context.note("zb.glossary.standby", f"{source}'s [STANDBY] effect activates when its timing or criteria are fulfilled",
+                     involves=[card(source), STANDBY])
+        context.note("zb.standby.waits", f"{source}'s [STANDBY] effect ({effect.kind}) waits for the {_timing(until)}",
+                     involves=[card(source), STANDBY])
+
+
+def _timing(until: str) -> str:
+    return {"end-phase": "END PHASE", "start-phase": "next START PHASE", "own-start-phase": "START PHASE of its owner's next turn",
+            "battle-out": '"Battle Out"', "opponent-event": "opponent's next EVENT card this turn"}.get(until, until)
+
+
+def _kept(state: State, zone: str | None = None) -> list[Kept]:
+    return [k for name in (state.attacker, state.defender) for k in state.players[name].kept if zone is None or k.zone == zone]
+
+
+def _expire_stay(context: Context, state: State, until: str) -> None:
+    for kept in _kept(state, "stay"):
+        if (kept.effect.until or "end-phase") == until:
+            state.players[kept.owner].kept.remove(kept)
+            context.note("zb.stay.duration", f"{kept.source}'s [STAY] effect expires at the {_timing(until)}",
+                         involves=[card(kept.source), STAY])
+
+
+def _standby_due(state: State, kept: Kept, timing: str, by: str | None) -> bool:
+    until = kept.effect.until or "end-phase"
+    if until == "own-start-phase":
+        return timing == "start-phase" and kept.owner == state.attacker
+    if until == "opponent-event":
+        return timing == until and by == other(kept.owner)
+    return until == timing
+
+
+def _activate_standby(context: Context, state: State, timing: str, by: str | None = None) -> list[Kept]:
+    """[STANDBY] effects waiting for ``timing`` activate and resolve, the Attacker's first; no cut-in can negate them."""
+    due = [kept for kept in _kept(state, "standby") if _standby_due(state, kept, timing, by)]
+    for kept in due:
+        _activate_kept(context, state, kept, timing)
+    return due
+
+
+def _activate_kept(context: Context, state: State, kept: Kept, timing: str) -> None:
+    """One waiting [STANDBY] effect activates: its copy leaves the zone and it resolves."""
+    state.players[kept.owner].kept.remove(kept)
+    context.note("zb.standby.waits", f"The {_timing(timing)}: {kept.source}'s [STANDBY] effect activates",
+                 involves=[card(kept.source), STANDBY])
+    context.note("zb.standby.activation-not-negated", f"{kept.source}'s [STANDBY] effect activates: no cut-in effect can negate it",
+                 involves=[card(kept.source), STANDBY, CUT_IN])
+    context.note("zb.cut-in.not-in-play-standby", "An activated [STANDBY] effect cannot be negated by cut-in effects",
+                 involves=[STANDBY, CUT_IN])
+    _resolve_effect(context, state, kept.owner, kept.source, replace(kept.effect, keep=None), {})
+
+
+def _expire_standby(context: Context, state: State) -> None:
+    """At the END PHASE a [STANDBY] effect whose condition was for this turn and never came expires without activating."""
+    for kept in _kept(state, "standby"):
+        if kept.effect.until == "opponent-event":
+            state.players[kept.owner].kept.remove(kept)
+            context.note("zb.standby.waits", f"The END PHASE: {kept.source}'s [STANDBY] effect expires; its condition never came",
+                         involves=[card(kept.source), STANDBY])
+
+
+def _check_kept_target(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """A negating effect that is no cut-in negates an active [STAY] or [STANDBY] effect it targets, and nothing else."""
+    zones = [z for z in ("stay", "standby") if z in effect.negates]
+    wanted = action.get("target") or effect.target
+    if not zones:
+        raise context.reject("nothing-to-negate", f"{name}'s effect is no cut-in effect: it negates only what it targets "
+                             "([STAY] or [STANDBY] effects)", "zb.negating.already-active", involves=[card(name)])
+    found = [k for k in state.players[other(player.name)].kept if k.zone in zones and wanted in (None, k.source)]
+    if not found:
+        raise context.reject("nothing-to-negate", f"{other(player.name)} has no active {' or '.join(z.upper() for z in zones)} "
+                             "effect" + (f" of {wanted}" if wanted else ""), "zb.negating.already-active", involves=[card(name)])
+    kept = found[0]
+    _note_targets_kept(context, kept.zone, name, kept.source)
+    if kept.zone == "standby":
+        context.note("zb.glossary.effect-already-applied", f"{kept.source}'s [STANDBY] effect is an effect already applied: it has "
+                     "not resolved yet and waits to be activated", involves=[card(kept.source), STANDBY])
+    ambiguity, negatable = KEPT_NEGATION[kept.zone]
+    if not context.read(ambiguity, negatable):
+        raise context.reject("cannot-be-negated", f"{kept.source}'s [{kept.zone.upper()}] effect has resolved: it cannot be negated",
+                             ambiguity, involves=[card(kept.source)])
+    context.note(ambiguity, f"{kept.source}'s [{kept.zone.upper()}] effect has resolved, but {name}'s effect targets "
+                 f"[{kept.zone.upper()}] effects", involves=[card(kept.source)])
+    if _unnegatable(state, kept.owner, kept.effect, frozenset({kept.zone})):
+        if context.read(CANNOT_BE_NEGATED_SCOPE, "nothing-negates") or effect.is_battle_effect:
+            raise context.reject("cannot-be-negated", f"{kept.source}'s effect cannot be negated", CANNOT_BE_NEGATED_SCOPE,
+                                 involves=[card(kept.source)])
+        context.note(CANNOT_BE_NEGATED_SCOPE, f"{name}'s effect is neither a Battle effect nor a cut-in effect: it may negate "
+                     f"{kept.source}'s", involves=[card(kept.source)])
+
+
+@vocabulary.effect("negate", "Negates what 'negates' lists: as a cut-in effect (icons: [cut-in]) the card or effect the opponent "
+                   "just played or applied; otherwise the opponent's active [STAY] or [STANDBY] effect it targets.",
+                   params=_effect_params(target=ref("card-name")))
+def negate(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    victim = state.players[other(owner)]
+    wanted = action.get("target") or effect.target
+    for kept in victim.kept:
+        if kept.zone in effect.negates and wanted in (None, kept.source):
+            victim.kept.remove(kept)
+            context.note("zb.stay.only-targeting" if kept.zone == "stay" else "zb.standby.only-targeting",
+                         f"{source} negates {kept.source}'s [{kept.zone.upper()}] effect", involves=[card(kept.source)])
+            return
+
+
+# === Applying & Resolving Effects; Cut-In effects ==================================================
+
+
+def _classes(effect: Effect) -> frozenset[str]:
+    """What an applied effect is, for the cut-in effects that may negate it and the "Cannot" effects that may prohibit it."""
+    classes = {"effect"}
+    if effect.is_battle_effect:
+        classes.add("battle")
+    if effect.is_cut_in:
+        classes.add("cut-in")
+    if effect.keep:
+        classes.add(effect.keep)
+    return frozenset(classes)
+
+
+def _open_to_cut_in(context: Context, state: State, owner: str, source: str, effects: tuple[Effect, ...], classes: frozenset[str],
+                    action: Mapping[str, Any]) -> None:
+    """What is about to resolve goes on the stack with the state it resolves from, for a cut-in effect to return to."""
+    unnegatable = any(_unnegatable(state, owner, e, classes) for e in effects)
+    applied = Applied(effects=effects, classes=classes, action=dict(action), cannot_be_negated=unnegatable, before=deep_copy(state))
+    state.stack = state.stack.push(Link(owner, source, applied))
+    context.note("zb.majority.resolve-right-away", f"{source}: resolved right away", involves=[card(source)])
+    context.note("zb.majority.cut-in-after", f"{other(owner)} may negate it with a cut-in effect as the next Action",
+                 involves=[card(source), CUT_IN])
+    if state.battle is not None:
+        context.note("zb.majority.battle-step-5", f"During the Battle, {source}'s effect resolves in Battle Step 5", involves=[BATTLE])
+
+
+def _cut_in(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """The cut-in effect resolves: what it negates is treated as before it could resolve; the costs paid for it stay paid."""
+    target = state.stack.top
+    assert target is not None and target.effect.before is not None
+    paid = deep_copy(state)
+    restored: State = deep_copy(target.effect.before)
+    with context.quietly():
+        _pay(context, restored, restored.players[owner], source, effect)
+    applied = Applied(effects=(effect,), classes=_classes(effect), action=dict(action),
+                      cannot_be_negated=_unnegatable(state, owner, effect, _classes(effect)), before=paid)
+    restored.stack = restored.stack.push(replace(target, negated=True)).push(Link(owner, source, applied))
+    vars(state).update(vars(restored))
+    context.note("zb.cut-in.negated-before", f"{source} negates {target.card}: it is treated as before it could resolve",
+                 involves=[card(source), card(target.card), CUT_IN])
+    context.note("zb.cut-in.costs-kept", f"{target.player}'s costs for {target.card} are not restored; it is still considered used",
+                 involves=[card(target.card), MP])
+    context.note("zb.cut-in.still-used", f"{target.card} is still considered to be used, though negated", involves=[card(target.card)])
+    context.note("zb.glossary.negate-costs", f"Negating {target.card}: its costs are not restored and it counts as used",
+                 involves=[card(target.card), MP])
+    context.note("zb.negating.cancels", f"{source} cancels out what {target.player} just applied", involves=[card(target.card)])
+    if target.effect.classes & {"spell", "no-battle"}:
+        context.note("zb.negating.cancels-attack-spell", f"{source} cancels out {target.card}, a SPELL card just played",
+                     involves=[card(target.card)])
+    state.log.append(f"{source}: negate {target.card}")
+    for then in effect.also:
+        _resolve_effect(context, state, owner, source, then, action)
+
+
+def _close_cut_in(context: Context, state: State) -> None:
+    """An Action that is no cut-in effect: what was just applied, and not negated, stands resolved."""
+    standing = [link.card for link in state.stack.links if not link.negated]
+    state.stack = ResponseStack()
+    if standing:
+        context.note("zb.majority.cut-in-after", f"No cut-in effect followed: {', '.join(standing)} stand(s) resolved",
+                     involves=[CUT_IN])
+
+
+def _unnegatable(state: State, owner: str, effect: Effect, classes: frozenset[str]) -> bool:
+    return effect.cannot_be_negated or bool(classes & state.players[owner].unnegatable)
+
+
+def _check_cut_in(context: Context, state: State, player: Player, name: str, effect: Effect, wanted_card: str | None) -> None:
+    """A cut-in effect negates the card or effect the opponent just played or applied, of a type it specifies."""
+    top = state.stack.top
+    context.note("zb.cut-in.icon", f"{name}'s effect has the Cut-In icon: a cut-in effect", involves=[card(name), CUT_IN])
+    context.note("zb.cut-in.icon-caption", f"{name}'s effect is marked with the Cut-In icon: a \"Cut-In\" effect", involves=[card(name)])
+    context.note("zb.glossary.cut-in", f"{name}'s cut-in effect negates a card or effect {other(player.name)} just played or applied",
+                 involves=[card(name), CUT_IN])
+    context.note("zb.glossary.just-played", "\"Just played/applied\": the card or effect of the previous Action"
+                 + (f" ({top.card}, {top.player}'s)" if top is not None else ": none is waiting"), involves=[CUT_IN])
+    if top is None or top.player == player.name:
+        _note_in_play_not_cut_in(context, state, other(player.name))
+        last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
+        context.note("zb.negating.already-active", "Negating applies only to what is already active: nothing is negated in advance",
+                     involves=[card(name), CUT_IN])
+        raise context.reject("nothing-to-negate", f"{name}'s cut-in effect: {last}", "zb.cut-in.respond", involves=[card(name), CUT_IN])
+    if wanted_card is not None and wanted_card != top.card:
+        raise context.reject("nothing-to-negate", f"{wanted_card} is not what {top.player} just played or applied ({top.card} is)",
+                             "zb.glossary.just-played", involves=[card(name), card(wanted_card), CUT_IN])
+    context.note("zb.cut-in.respond", f"{player.name} answers {top.player}'s Action ({top.card}) with {name}'s cut-in effect",
+                 involves=[card(name), card(top.card), CUT_IN])
+    applied = top.effect
+    wanted = set(effect.negates)
+    if not wanted & applied.classes:
+        if effect.also:
+            context.note("zb.qa.q12", f"{name}'s effect cannot be applied only for its other part: nothing it negates is there",
+                         involves=[card(name), card(top.card)])
+        raise context.reject("cannot-negate-that", f"{name}'s cut-in effect negates {', '.join(sorted(wanted)) or 'nothing'}; "
+                             f"{top.card} is {', '.join(sorted(applied.classes))}",
+                             NO_BATTLE_NEGATION if "no-battle" in applied.classes else "zb.cut-in.specified",
+                             involves=[card(name), card(top.card), CUT_IN])
+    context.note("zb.cut-in.specified", f"{name}'s cut-in effect negates {', '.join(sorted(wanted & applied.classes))}: "
+                 f"{top.card} is one", involves=[card(name), card(top.card)])
+    for zone in ("stay", "standby"):
+        if zone in applied.classes:
+            _check_kept_cut_in(context, zone, name, top.card, zone in wanted)
+    if any(e.passes_prohibitions for e in applied.effects):
+        context.note("zb.even-prohibited.negatable", f"{top.card} can be applied even when prohibited, but a cut-in effect can "
+                     "negate it", involves=[card(name), card(top.card)])
+    if "battle" in applied.classes:
+        if not effect.is_battle_effect:
+            raise context.reject("cannot-negate-that", f"{top.card}'s effect is a Battle effect: only a cut-in effect that is also a "
+                                 "Battle effect negates it", "zb.battle-effects.cut-in", involves=[card(name), card(top.card)])
+        context.note("zb.battle-effects.cut-in", f"{name}'s cut-in effect is also a Battle effect", involves=[card(name)])
+    if "cut-in" in applied.classes:
+        context.note("zb.cut-in.chain", f"{name}'s cut-in effect negates {top.card}'s cut-in effect", involves=[card(name), CUT_IN])
+    if applied.cannot_be_negated:
+        raise context.reject("cannot-be-negated", f"{top.card}'s effect cannot be negated", "zb.cannot-be-negated.by-effects",
+                             involves=[card(top.card), card(name)])
+
+
+def _note_targets_kept(context: Context, zone: str, name: str, target: str) -> None:
+    label = f"[{zone.upper()}]"
+    context.note(f"zb.{zone}.only-targeting", f"{name}'s effect targets {label} effects: it may negate {target}'s",
+                 involves=[card(name), card(target), STAY if zone == "stay" else STANDBY])
+    context.note(f"zb.glossary.{zone}-negation", f"{name}'s effect specifies the ability to negate {label} effects",
+                 involves=[card(name), card(target)])
+
+
+def _note_in_play_not_cut_in(context: Context, state: State, opponent: str) -> None:
+    for source in state.players[opponent].in_play_cards():
+        if any(e.tag == "in-play" for e in state.card(source).effects):
+            context.note("zb.in-play.no-cut-in", f"{source}'s [IN PLAY] effect is not applied: a cut-in effect cannot negate it",
+                         involves=[card(source), CUT_IN])
+            context.note("zb.cut-in.not-in-play-standby", "[IN PLAY] effects cannot be negated by cut-in effects",
+                         involves=[card(source), CUT_IN])
+
+
+def _check_kept_cut_in(context: Context, zone: str, name: str, target: str, targets_zone: bool) -> None:
+    """Right after a [STAY] or [STANDBY] effect is applied a cut-in effect may negate it; one that names no such effects may not."""
+    label = f"[{zone.upper()}]"
+    context.note(f"zb.{zone}.cannot-negate-resolved", f"{target}'s {label} effect was just applied: a cut-in effect may negate it",
+                 involves=[card(name), card(target), STAY if zone == "stay" else STANDBY])
+    if targets_zone:
+        _note_targets_kept(context, zone, name, target)
+        return
+    if context.read(KEPT_CUT_IN_SCOPE, "targeting-only"):
+        raise context.reject("cannot-negate-that", f"{name}'s cut-in effect does not target {label} effects: it cannot negate "
+                             f"{target}'s", KEPT_CUT_IN_SCOPE, involves=[card(name), card(target)])
+    context.note(KEPT_CUT_IN_SCOPE, f"{name}'s cut-in effect covers {target}'s {label} effect just applied, naming no {label} effects",
+                 involves=[card(name), card(target)])
+
+
+# === "Negating" & "Prohibiting" =====================================================================
+
+
+@vocabulary.effect("prohibit", '"Cannot": until the END PHASE (or as a [STAY] effect), the opponent (or its owner) cannot apply what '
+                   "'negates' lists (effect, event, no-battle, stay, standby, in-play), or only the effects of 'target'.",
+                   params=_effect_params(target=ref("card-name")))
+def prohibit(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+    _note_prohibition(context, state, owner, source, effect)
+
+
+def _note_prohibition(context: Context, state: State, owner: str, source: str, effect: Effect) -> None:
+    victim = _whom(effect, owner)
+    what = ", ".join(effect.negates) + (f" of {effect.target}" if effect.target else "")
+    context.note("zb.cannot.in-advance", f"{source}: {victim} cannot apply {what} from now on; what is already active stays",
+                 involves=[card(source), CANNOT])
+    context.note("zb.glossary.cannot", f"{source}'s \"Cannot\" effect is applied in advance; it negates nothing already resolved",
+                 involves=[card(source), CANNOT])
+
+
+@vocabulary.effect("make-unnegatable", "Its owner's effects of the kinds 'negates' lists (stay, standby, effect) cannot be negated "
+                   "this turn.", params=_effect_params())
+def make_unnegatable(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    state.players[owner].unnegatable |= set(effect.negates)
+    context.note("zb.cannot-be-negated.by-effects", f"{source}: {owner}'s {', '.join(effect.negates)} effects cannot be negated this turn",
+                 involves=[card(source)])
+
+
+def _prohibition(state: State, player: str, source: str, classes: frozenset[str]) -> Kept | None:
+    """The "Cannot" effect that prohibits ``player`` from applying ``source``'s card or effect of these classes, if any (a kept
+    one, or an [IN PLAY] one of the other player's in-play cards)."""
+    prohibitor = state.players[other(player)]
+    in_play = [Kept(owner=prohibitor.name, source=name, effect=e, zone="in-play") for name in prohibitor.in_play_cards()
+               for e in state.card(name).effects if e.tag == "in-play" and e.kind == "prohibit"]
+    for kept in _kept(state) + in_play:
+        effect = kept.effect
+        if effect.kind != "prohibit" or kept.zone == "standby" or _whom(effect, kept.owner) != player:
+            continue
+        if set(effect.negates) & classes and effect.target in (None, source) and effect.of_type in (None, state.card(source).type):
+            return kept
+    return None
+
+
+def _check_prohibited(context: Context, state: State, player: str, source: str, effect: Effect | None, classes: frozenset[str]) -> None:
+    kept = _prohibition(state, player, source, classes)
+    if kept is None:
+        return
+    if effect is not None and effect.passes_prohibitions:
+        if effect.regardless_of_card_effects:
+            context.note("zb.even-prohibited.regardless", f"{source}'s effect applies \"regardless of card effects\": the same as "
+                         "\"... even when prohibited to do so\"", involves=[card(source)])
+        if kept.zone == "stay" or context.read(EVEN_PROHIBITED_SCOPE, "any-prohibition"):
+            context.note(EVEN_PROHIBITED_SCOPE if kept.zone != "stay" else "zb.glossary.even-prohibited",
+                         f"{source}'s effect can be applied even when prohibited ({kept.source})",
+                         involves=[card(source), card(kept.source), CANNOT])
+            return
+        context.note(EVEN_PROHIBITED_SCOPE, f"{kept.source}'s prohibition is no [STAY] effect: {source}'s effect does not pass it",
+                     involves=[card(source), card(kept.source)])
+    if "stay" in classes and "stay" in state.players[player].unnegatable:
+        context.note("zb.cannot-be-negated.stay-prohibited", f"{player}'s [STAY] effects cannot be negated, but that does not let "
+                     f"{source}'s [STAY] effect be applied", involves=[card(source), STAY])
+    context.note("zb.cannot.prevents", f"{kept.source}'s \"Cannot\" effect prevents {source}'s from being applied",
+                 involves=[card(source), card(kept.source), CANNOT])
+    raise context.reject("prohibited", f"{kept.source}'s effect: {player} cannot apply {source}'s "
+                         f"{'/'.join(sorted(classes))}", "zb.cannot.prevents", involves=[card(source), card(kept.source), CANNOT])
+
+
+def _negated_by_in_play(context: Context, state: State, player: str, name: str, effects: tuple[Effect, ...],
+                        classes: frozenset[str]) -> bool:
+    """An opponent's [IN PLAY] effect that negates such a card as it is played (one that "cannot be negated": the switches)."""
+    opponent = state.players[other(player)]
+    for source in opponent.in_play_cards():
+        if not any(e.tag == "in-play" and e.kind == "negate" and set(e.negates) & classes for e in state.card(source).effects):
+            continue
+        if not _in_play_active(context, state, opponent.name, source):
+            continue
+        _note_in_play_active(context, source)
+        if any(_unnegatable(state, player, e, classes) for e in effects) and not _in_play_negates_unnegatable(context, source, name):
+            return False
+        context.note("zb.in-play.timing", f"{source}'s [IN PLAY] effect resolves as {name} is played: {name} is negated; its cost "
+                     "stays paid", involves=[card(source), card(name)])
+        state.log.append(f"{source}: negate {name}")
+        return True
+    return False
+
+
+def _in_play_negates_unnegatable(context: Context, source: str, name: str) -> bool:
+    if context.read(CANNOT_BE_NEGATED_IN_PLAY, "prevails-over-in-play"):
+        context.note(CANNOT_BE_NEGATED_IN_PLAY, f"{name} cannot be negated: it prevails over {source}'s [IN PLAY] effect",
+                     involves=[card(source), card(name)])
+        return False
+    context.note(CANNOT_BE_NEGATED_IN_PLAY, "\"Capable of negating [IN PLAY] effects\" adds nothing under \"Cannot be negated\"",
+                 involves=[card(source), card(name)])
+    if context.read(CANNOT_BE_NEGATED_SCOPE, "nothing-negates"):
+        context.note(CANNOT_BE_NEGATED_SCOPE, f"{name} cannot be negated: {source}'s [IN PLAY] effect does not negate it",
+                     involves=[card(source), card(name)])
+        context.note("zb.cannot-be-negated.by-effects", f"{name} cannot be negated by a cut-in effect or other effects",
+                     involves=[card(name)])
+        return False
+    context.note(CANNOT_BE_NEGATED_SCOPE, f"{source}'s [IN PLAY] effect is neither a Battle effect nor a cut-in effect: it negates "
+                 f"{name}", involves=[card(source), card(name)])
+    return True
+
+
+def _in_play_active(context: Context, state: State, owner: str, source: str) -> bool:
+    """[IN PLAY] effects stay active when applying effects is prohibited; a "Cannot" that names [IN PLAY] effects may stop them."""
+    named = _prohibition(state, owner, source, frozenset({"in-play"}))
+    general = _prohibition(state, owner, source, frozenset({"effect"}))
+    if named is None and general is None:
+        return True
+    stops = (named is not None and context.read(CANNOT_IN_PLAY, "named-only")) or context.read(CANNOT_IN_PLAY, "cannot-negates-in-play")
+    kept = named or general
+    assert kept is not None
+    if stops:
+        context.note(CANNOT_IN_PLAY, f"{kept.source}'s \"Cannot\" effect negates {source}'s [IN PLAY] effect",
+                     involves=[card(source), card(kept.source), CANNOT])
+        return False
+    context.note(CANNOT_IN_PLAY, f"{source}'s [IN PLAY] effect stays active under {kept.source}'s \"Cannot\" effect",
+                 involves=[card(source), card(kept.source)])
+    context.note("zb.in-play.even-prohibited", f"{source}'s [IN PLAY] effect is active even when it is prohibited",
+                 involves=[card(source), CANNOT])
+    return True
+
+
 # === What an action finishes first, and the end of a scenario =====================================
 
 
 def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
+    name = action.get("card") or action.get("spell") or action.get("effect_of")
+    current = (action["player"], name) if action.get("player") and name else None
+    state.previous_action, state.current_action = state.current_action, current
+    if not _is_cut_in(state, action):
+        if state.loser is None:
+            _note_no_interruption(context, state, action)
+        if state.stack:
+            _close_cut_in(context, state)
     if state.loser is not None:
         return
     if state.step == "compare-total-power" and action["action"] != "resolve":
         context.advance(state, "battle-out", {})
     if state.end_pending and action["action"] != "end-phase":
         _run_end_phase(context, state, {})
+
+
+INTERRUPTIONS = {"lose-mp": "zb.interruption.no-mp-reduction", "turn-pages": "zb.interruption.no-page-turning"}
+
+
+def _note_no_interruption(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The opponent's Action right after a card played or an effect applied, no cut-in effect, comes after it has resolved."""
+    previous = state.previous_action
+    if previous is None or action["action"] == "pass" or action.get("player") in (None, previous[0]):
+        return
+    before = previous[1]
+    context.note("zb.interruption.prohibit-or-cut-in", f"{before} has resolved: interfering with it needed a prohibition or a "
+                 "cut-in effect", involves=[card(before), CUT_IN])
+    effects = state.card(action["card"]).effects if action["action"] == "apply-effect" and action["card"] in state.cards else ()
+    index = action.get("effect", 0)
+    ruling = INTERRUPTIONS.get(effects[index].kind) if index < len(effects) else None
+    if ruling is not None:
+        context.note("zb.interruption.terminated", "The \"effect interruption\" rule was terminated", involves=[card(before)])
+        context.note(ruling, f"{action['card']}'s effect cannot interrupt {before}: it comes after {before} has resolved",
+                     involves=[card(action["card"]), card(before)])
+
+
+def _is_cut_in(state: State, action: Mapping[str, Any]) -> bool:
+    if action["action"] != "apply-effect" or action["card"] not in state.cards:
+        return False
+    effects = state.card(action["card"]).effects
+    index = action.get("effect", 0)
+    return index < len(effects) and effects[index].is_cut_in
 
 
 def settle(context: Context, state: State) -> None:

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from checker.errors import InputError
 from checker.game import Book
+from checker.stack import ResponseStack
 
 PLAYERS = ("A", "B")
 BOOK_PAGES = 32
@@ -62,6 +63,29 @@ class Effect:
     target: str | None = None  # a card the effect names
     also: tuple["Effect", ...] = ()  # what the same effect goes on to do, in order
     phase: str | None = None  # own or opponent: the BATTLE PHASE the effect is applied in
+    keep: str | None = None  # stay ([STAY]: active until ``until``) or standby ([STANDBY]: waits for ``until``, then activates)
+    until: str | None = None  # a [STAY] effect's end, a [STANDBY] effect's activation: end-phase, start-phase, battle-out
+    negates: tuple[str, ...] = ()  # negate, prohibit: what it negates or prohibits (effect, event, no-battle, stay, standby, in-play)
+    cannot_be_negated: bool = False  # "Cannot be negated"
+    even_when_prohibited: bool = False  # "... even when prohibited to do so"
+    regardless_of_card_effects: bool = False  # "... regardless of card effects": the same (line 1153)
+    times: int = 1  # "Damage your opponent's Spell Book X times": each infliction PROTECTED separately
+    stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
+    once_per_game: bool = False  # "This effect can be applied only once per game (per player)"
+    if_mp_at_least: int = 0  # the effect does something only if the player it affects has at least this many MP
+    of_type: str | None = None  # prohibit: only the effects of cards of this type (PARTNER, MAMODO, MJ12)
+
+    @property
+    def passes_prohibitions(self) -> bool:
+        return self.even_when_prohibited or self.regardless_of_card_effects
+
+    @property
+    def is_cut_in(self) -> bool:
+        return "cut-in" in self.icons
+
+    @property
+    def is_battle_effect(self) -> bool:
+        return "battle" in self.icons
 
 
 @dataclass(frozen=True)
@@ -87,6 +111,18 @@ class Card:
     attribute: str | None = None
     partner_names: tuple[str, ...] = ()  # a MAMODO's PARTNER Name(s)
     effects: tuple[Effect, ...] = ()
+    stone_tablet: bool = False  # a Stone Tablet MAMODO card
+    dual: tuple[str, ...] = ()  # a DUAL MAMODO card: its 2 MAMODO names
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The MAMODO names a MAMODO card counts as: a DUAL MAMODO card's 2, another MAMODO card's own."""
+        return self.dual or (self.mamodo_name,)
+
+    @property
+    def is_no_battle(self) -> bool:
+        """A No Battle SPELL card (it has the "No Battle" icon)."""
+        return self.type == "SPELL" and "no-battle" in self.icons
 
     @property
     def mamodo_name(self) -> str:
@@ -138,12 +174,16 @@ class Player:
     discard: list[str] = field(default_factory=list)
     event_played: bool = False  # this turn
     used_effects: set[str] = field(default_factory=set)  # once-per-turn effects applied this turn
+    used_this_game: set[str] = field(default_factory=set)  # once-per-game effects applied
     negated_cards: set[str] = field(default_factory=set)  # cards whose Attack or Defense was negated this turn
     spells_used: set[tuple[str, int]] = field(default_factory=set)  # SPELL cards (and pages) played this turn
+    no_battle_out: list[tuple[str, int]] = field(default_factory=list)  # No Battle SPELL cards (and pages) off their page
     turn_power: int = 0  # Power an EVENT card gives until the END PHASE
     events_shown: list[int] = field(default_factory=list)  # pages of EVENT cards played this turn
     events_allowed: int = 1  # EVENT cards this player may play this turn (a card effect may allow more)
     discarded_by_effect: set[str] = field(default_factory=set)  # cards a card effect sent to the Discard Pile
+    kept: list["Kept"] = field(default_factory=list)  # the [STAY] and [STANDBY] zones, and this turn's "Cannot" effects
+    unnegatable: set[str] = field(default_factory=set)  # kinds of this player's effects an effect made "cannot be negated"
 
     @property
     def open(self) -> tuple[int, ...]:
@@ -163,6 +203,36 @@ class Player:
 
 
 @dataclass
+class Kept:
+    """An effect kept after it resolved: a copy in the [STAY] or [STANDBY] zone, or a "Cannot" effect of this turn."""
+
+    owner: str
+    source: str
+    effect: Effect
+    zone: str  # stay, standby, turn
+
+    @property
+    def label(self) -> str:
+        return f"{self.source}: {self.effect.kind}"
+
+
+@dataclass(frozen=True)
+class Applied:
+    """An effect applied or a card played, resolved at once but open to a cut-in effect until the next Action that is none."""
+
+    effects: tuple[Effect, ...]
+    classes: frozenset[str]  # what a cut-in effect must negate to negate it: effect, battle, event, no-battle, stay, standby, cut-in
+    action: Mapping[str, Any] = field(default_factory=dict)  # the choices made when it was applied (target, protect)
+    cannot_be_negated: bool = False
+    before: Any = None  # the State once its costs were paid, before it resolved: what negating it returns to
+
+    @property
+    def negates(self) -> bool:
+        """A cut-in effect: it negates the card or effect below it."""
+        return "cut-in" in self.classes
+
+
+@dataclass
 class Battle:
     """The Battle under way: the Attack, the Defense, the Power effects add and what was decided."""
 
@@ -173,6 +243,8 @@ class Battle:
     defense: SpellOut | None = None
     defense_waived: bool = False
     defense_set_total: int | None = None  # a Defense without a SPELL card: the Total Power its effect gives
+    attack_set_total: int | None = None  # an Attack without a SPELL card ("&" effect): the Total Power its effect gives
+    attack_effect: Effect | None = None  # that "&" effect: it resolves when its MAMODO wins the Battle
     coin: str | None = None  # how the Attack's coin lands, written with the "Battle In"
     power: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     attack_negated: bool = False
@@ -200,6 +272,9 @@ class State:
     sent_in: list[str] = field(default_factory=list)  # players who put a MAMODO card in play by the no-MAMODO rule
     end_recovery_first: bool = False  # the Attacker ordered Petrified recovery before the END PHASE effects
     log: list[str] = field(default_factory=list)  # effects resolved, in order
+    stack: ResponseStack[Applied] = field(default_factory=ResponseStack)  # effects just applied and the cut-ins against them
+    current_action: tuple[str, str] | None = None  # (player, card) of the Action being performed, if it plays or applies a card
+    previous_action: tuple[str, str] | None = None  # the same for the Action before it
 
     @property
     def defender(self) -> str:
@@ -216,7 +291,11 @@ def _effect(raw: Mapping[str, Any]) -> Effect:
     return Effect(kind=raw["kind"], tag=raw.get("tag", "declare"), mp=raw.get("mp", 0), icons=tuple(raw.get("icons", ())),
                   timing=raw.get("timing"), amount=raw.get("amount", 0), whose=raw.get("whose", "opponent"),
                   target=raw.get("target"), also=tuple(_effect(e) for e in raw.get("also", ())),
-                  phase=raw.get("phase"))
+                  phase=raw.get("phase"), keep=raw.get("keep"), until=raw.get("until"), negates=tuple(raw.get("negates", ())),
+                  cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
+                  regardless_of_card_effects=raw.get("regardless_of_card_effects", False),
+                  times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False),
+                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0), of_type=raw.get("of_type"))
 
 
 def make_card(name: str, raw: Mapping[str, Any]) -> Card:
@@ -228,6 +307,7 @@ def make_card(name: str, raw: Mapping[str, Any]) -> Card:
         spells_of=tuple(raw.get("spells_of", ())), spell_attributes=tuple(raw.get("spell_attributes", ())),
         attribute=raw.get("attribute"), partner_names=tuple(raw.get("partners", ())),
         effects=tuple(_effect(e) for e in raw.get("effects", ())),
+        stone_tablet=raw.get("stone_tablet", False), dual=tuple(raw.get("dual", ())),
     )
 
 
@@ -325,4 +405,6 @@ def _player_facts(state: State, player: Player) -> dict[str, Any]:
         "mamodo_count": len(player.mamodo),
         "mj12": [c for c, _ in player.mj12],
         "discard": list(player.discard),
+        "stay": [k.label for k in player.kept if k.zone == "stay"],
+        "standby": [k.label for k in player.kept if k.zone == "standby"],
     }
