@@ -36,7 +36,7 @@ $(MUTATION_STAMP): $(STAMP)
 .PHONY: run site test mutation schema clean
 run: $(STAMP) $(NODE_STAMP)
 	-$(BIN)/checker check scenarios
-	$(BIN)/mkdocs serve --strict
+	$(BIN)/mkdocs serve --strict --dirty
 
 site: $(STAMP) $(NODE_STAMP)
 	$(BIN)/mkdocs build --strict

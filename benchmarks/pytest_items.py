@@ -1,9 +1,10 @@
-"""What running scenarios as pytest items costs: ``-n 2`` against ``-n 0``, and per item over ``checker check``.
+"""What running scenarios under pytest costs: ``-n 2`` against ``-n 0``, and per scenario over ``checker check``.
 
 Generates N scenarios (copies of the real ones under unique ids) in a temporary project and
 runs, in turns, ``--repeat`` times each: ``checker check -j 1``, ``pytest -n 0``, ``pytest -n 2``,
 and pytest on N trivial items (a parametrized ``pass``) and on 2, which gives what pytest itself
-spends on an item, the part of the overhead no plugin can remove. Prints the medians' ratios.
+spends on an item: why the scenarios are checked in groups, not one item each. Prints the
+medians' ratios.
 
     .venv/bin/python benchmarks/pytest_items.py [--scenarios 10000] [--repeat 3]
 """
@@ -55,11 +56,11 @@ def main() -> None:
                 runs[label].append(measure(command, cwd=cwd, env=env))
     wall = {label: statistics.median(r.wall for r in done) for label, done in runs.items()}
     cpu = {label: statistics.median(r.cpu for r in done) for label, done in runs.items()}
-    print(f"{count} scenario items, medians of {args.repeat}")
+    print(f"{count} scenarios, medians of {args.repeat}")
     print(f"  pytest -n 2 wall / pytest -n 0 wall: {wall['n2'] / wall['n0']:.2f} "
           f"({wall['n2']:.1f} s / {wall['n0']:.1f} s; goal 0.60)")
-    print(f"  per-item CPU over checker check -j 1: {(cpu['n0'] - cpu['check']) / count * 1e3:.3f} ms (goal 0.3 ms)")
-    print(f"  pytest's own CPU per trivial item:    {(cpu['trivial'] - cpu['trivial2']) / (count - 2) * 1e3:.3f} ms")
+    print(f"  CPU per scenario over checker check -j 1: {(cpu['n0'] - cpu['check']) / count * 1e3:.3f} ms (goal 0.3 ms)")
+    print(f"  pytest's own CPU per trivial item:       {(cpu['trivial'] - cpu['trivial2']) / (count - 2) * 1e3:.3f} ms")
 
 
 if __name__ == "__main__":

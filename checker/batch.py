@@ -58,6 +58,7 @@ def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], 
     if "fork" not in multiprocessing.get_all_start_methods():
         yield from (_check_one(suite, render, path) for path in files)
         return
+    list(suite.games.values())  # every game imported once, here, not again in each worker
     _work = (suite, render)  # inherited by the forked workers, not sent to them
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:

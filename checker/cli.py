@@ -115,17 +115,12 @@ def _check(args: argparse.Namespace) -> int:
         print(report.json_document(report.summary_of(verdicts), [item.shown for item in checked]))
     else:
         verdicts = []
-        for item in batch.check_files(suite.default(), files, _text, jobs):
+        render = functools.partial(report.check_text, games=suite.games())
+        for item in batch.check_files(suite.default(), files, render, jobs):
             print(item.shown)
             verdicts.append(item.verdict)
         print(report.summary_of(verdicts))
     return suite.exit_code_of(verdicts)
-
-
-def _text(result: RunResult) -> str:
-    """A result as ``checker check`` prints it: its headline, then whatever details it has."""
-    note = report.citation_note(result, suite.games()[result.scenario.game].catalogue) if result.scenario else ""
-    return "\n".join([report.headline(result) + note, *report.details(result)])
 
 
 def _json_text(result: RunResult, *, with_outcome: bool) -> str:

@@ -171,14 +171,16 @@ def explore(scenario: Scenario, game: Game) -> Exploration:
     return Exploration(tuple(_branches(scenario, game, {})))
 
 
-def explore_each(scenario: Scenario, game: Game, only: Collection[str] | None = None) -> Exploration:
-    """The scenario's own run, and one run per other reading of each ambiguous ruling it consults
-    (of those in ``only``, when given).
+def explore_each(
+    scenario: Scenario, game: Game, only: Collection[str] | None = None, *, own_run: RunResult | None = None
+) -> Exploration:
+    """The scenario's own run (``own_run`` when the caller has it), and one run per other reading of
+    each ambiguous ruling it consults (of those in ``only``, when given).
 
     Every other ruling keeps the reading of the scenario's own run, which is all that
     :meth:`Exploration.varying` compares; far fewer runs than :func:`explore`.
     """
-    own = Branch.of(run(scenario, game))
+    own = Branch.of(own_run if own_run is not None else run(scenario, game))
     alternatives = [branch for ruling in own.readings if only is None or ruling in only
                     for branch in _alternatives(scenario, game, own.readings, ruling)]
     return Exploration((own, *alternatives))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import yaml
 
@@ -11,6 +11,7 @@ from checker.catalogue import Catalogue
 from checker.citations import uncited
 from checker.compare import Mismatch, flatten, shown
 from checker.errors import InputError
+from checker.game import Game
 from checker.runner import RunResult, refused_what
 from checker.trace import TraceStep
 
@@ -42,6 +43,12 @@ def details(result: RunResult) -> list[str]:
         lines.append("    trace up to the crash:")
         lines += ["    " + line for line in trace_lines(result.trace)]
     return lines
+
+
+def check_text(result: RunResult, games: Mapping[str, Game]) -> str:
+    """A result as ``checker check`` prints it: its headline, then whatever details it has."""
+    note = citation_note(result, games[result.scenario.game].catalogue) if result.scenario else ""
+    return "\n".join([headline(result) + note, *details(result)])
 
 
 def _where(result: RunResult, mismatch: Mismatch) -> str:

@@ -12,7 +12,6 @@ with its traceback and the trace up to that point.
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Protocol
 
@@ -104,6 +103,8 @@ def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *
         result.verdict = "invalid"
         result.error = scenario.document.locate(error)
     except Exception:  # a bug in a rules module, not in the scenario
+        import traceback  # only for a crash
+
         result.verdict = "error"
         result.crash = traceback.format_exc()
     result.trace = context.trace

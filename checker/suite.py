@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from checker.errors import InputError
 from checker.game import Game
-from checker.games import registry
+from checker.gameindex import game_index
 from checker.runner import RunResult, run
 from checker.scenario import Scenario, load_scenario, scenario_from_data
 from checker.schema import Validator
@@ -19,9 +19,10 @@ SUFFIXES = (".yaml", ".yml")
 class Suite:
     """Scenarios of a set of games: finding, loading (ids unique across the set) and running them."""
 
-    def __init__(self, games: Mapping[str, Game]) -> None:
+    def __init__(self, games: Mapping[str, Game], schema: dict[str, Any] | None = None) -> None:
+        """``schema``: the games' scenario schema when it is already built (else it is built here)."""
         self.games = games
-        self.validator = Validator(games)
+        self.validator = Validator(games, schema)
 
     def load(self, path: Path) -> Scenario | RunResult:
         """The scenario in ``path``, or an ``invalid`` result saying what is wrong with it."""
@@ -70,8 +71,9 @@ class Suite:
 
 @functools.cache
 def default() -> Suite:
-    """The games of this repository (``checker.games``)."""
-    return Suite(registry())
+    """The games of this repository (``checker.games``), each imported when a scenario of it is loaded."""
+    index = game_index()
+    return Suite(index.games, index.schema)
 
 
 def games() -> Mapping[str, Game]:

@@ -39,3 +39,40 @@ def test_missing_front_end_packages_fail_the_build_with_a_clear_message(tmp_path
     with pytest.raises(Abort):
         build_site(tmp_path, ROOT / "scenarios", node_modules=tmp_path / "empty")
     assert "cytoscape.min.js is missing: run 'make run' or 'npm ci'" in caplog.text
+
+
+def test_a_dirty_rebuild_after_one_edit_writes_only_the_pages_it_changes(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from checker.site.build import site_config
+
+    scenarios = tmp_path / "scenarios" / "monster-rancher-bc2"
+    shutil.copytree(ROOT / "scenarios" / "monster-rancher-bc2", scenarios)
+    config_file = str(site_config(ROOT / "mkdocs.yml", tmp_path, scenarios.parent, ROOT / "node_modules"))
+    site = tmp_path / "site"
+    first = load_config(config_file)
+    first.plugins.on_startup(command="serve", dirty=True)
+    try:
+        build(first, dirty=True)  # strict: the dirty-build warning does not abort it
+        before = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
+        indexed = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+        edited = scenarios / "counter-rounding.yaml"
+        edited.write_text(edited.read_text(encoding="utf-8").replace("\ntitle: ", "\ntitle: Edited, ", 1), encoding="utf-8")
+        build(load_config(config_file), dirty=True)  # as mkdocs serve does: the configuration read again
+        after = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
+    finally:
+        first.plugins.on_shutdown()
+    page = site / "monster-rancher-bc2" / "scenarios" / "counter-rounding" / "index.html"
+    assert "Edited, Counter against 5 damage" in page.read_text(encoding="utf-8")
+    rewritten = [p for p in after if after[p] != before.get(p)]
+    assert page in rewritten and site / "monster-rancher-bc2" / "index.html" in rewritten
+    assert site / "monster-rancher-bc2" / "scenarios" / "counter-against-belly-blow" / "index.html" not in rewritten
+    assert after.keys() == before.keys() and len(rewritten) < len(after) / 10, len(rewritten)
+    docs = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    titles = [doc["title"] for doc in docs if doc["location"].startswith("monster-rancher-bc2/scenarios/counter-rounding/")]
+    assert len(titles) == 1 and titles[0].startswith("Edited, Counter against 5 damage sends 2"), titles
+    assert len(docs) == len(indexed), "every page is still in the search index, once"

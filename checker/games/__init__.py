@@ -15,12 +15,26 @@ from checker.game import Game
 @functools.cache
 def registry() -> dict[str, Game]:
     """Every game found under this package, by game id, in id order."""
-    games: dict[str, Game] = {}
+    return {game_id: game_in(package) for game_id, package in packages().items()}
+
+
+@functools.cache
+def packages() -> dict[str, str]:
+    """The package of every game found under this package, by game id, in id order (imports them all)."""
+    found: dict[str, str] = {}
     for module in pkgutil.iter_modules(__path__):
         if not module.ispkg:
             continue
-        game = importlib.import_module(f"{__name__}.{module.name}").GAME
-        if game.id in games:
-            raise RuntimeError(f"two games claim the id {game.id!r}")
-        games[game.id] = game
-    return dict(sorted(games.items()))
+        package = f"{__name__}.{module.name}"
+        game_id = game_in(package).id
+        if game_id in found:
+            raise RuntimeError(f"two games claim the id {game_id!r}")
+        found[game_id] = package
+    return dict(sorted(found.items()))
+
+
+@functools.cache
+def game_in(package: str) -> Game:
+    """The game of one package under this one, imported when first asked for."""
+    game: Game = importlib.import_module(package).GAME
+    return game

@@ -12,8 +12,8 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 
-def build_site(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path) -> Path:
-    """Build into ``work``/site, reading ``scenarios`` instead of the repository's; return the site folder."""
+def site_config(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path) -> Path:
+    """A copy of ``mkdocs.yml`` in ``work`` that builds into ``work``/site from ``scenarios``; its path."""
     config = yaml.safe_load(mkdocs_yml.read_text(encoding="utf-8"))
     config["docs_dir"] = str(mkdocs_yml.parent / config.get("docs_dir", "docs"))
     config["site_dir"] = str(work / "site")
@@ -21,7 +21,12 @@ def build_site(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path
     work.mkdir(parents=True, exist_ok=True)
     config_file = work / "mkdocs.yml"
     config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
-    build(load_config(str(config_file)))
+    return config_file
+
+
+def build_site(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path) -> Path:
+    """Build into ``work``/site, reading ``scenarios`` instead of the repository's; return the site folder."""
+    build(load_config(str(site_config(mkdocs_yml, work, scenarios, node_modules))))
     return work / "site"
 
 

@@ -8,6 +8,7 @@ least :data:`SMALLEST_TEXT` pixels.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import textwrap
@@ -105,11 +106,17 @@ def framed(positions: dict[str, Point], boxes: dict[str, Box]) -> Drawing:
 
 def network_drawings(nodes: Sequence[str], edges: Iterable[tuple[str, str]], boxes: dict[str, Box]) -> list[Drawing]:
     """A drawing for a phone's column and, when the graph is larger, one for a desktop's (16:10 at most); narrowest first."""
-    edge_list = sorted(set(edges))
+    return list(_network_drawings(tuple(nodes), tuple(sorted(set(edges))), tuple(boxes.items())))
+
+
+@functools.lru_cache(maxsize=32)  # a rebuild under 'mkdocs serve' draws the same graphs again
+def _network_drawings(nodes: tuple[str, ...], edge_list: tuple[tuple[str, str], ...],
+                      box_items: tuple[tuple[str, Box], ...]) -> tuple[Drawing, ...]:
+    boxes = dict(box_items)
     area = sum((b.left + b.right + GAP) * (b.top + b.bottom + GAP) for b in boxes.values()) * 3.0
     wide = min(math.sqrt(area * 1.6), COLUMN_WIDTH)
     widths = [NARROW_WIDTH, wide] if wide > NARROW_WIDTH * 1.2 else [max(wide, NARROW_WIDTH)]
-    return [_network(nodes, edge_list, boxes, width, area / width) for width in widths]
+    return tuple(_network(nodes, list(edge_list), boxes, width, area / width) for width in widths)
 
 
 def _network(nodes: Sequence[str], edges: list[tuple[str, str]], boxes: dict[str, Box], width: float,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -104,25 +105,56 @@ class GameView:
         first, second = sorted((a, b))
         return page(self.id, "pairs", f"{self.entity_slugs[first]}--{self.entity_slugs[second]}")
 
+    @functools.cached_property
+    def by_id(self) -> dict[str, RunResult]:
+        return {r.id: r for r in self.results}
+
+    @functools.cached_property
+    def _demonstrated(self) -> dict[str, frozenset[str]]:
+        return {r.id: demonstrated(r, self.game.catalogue) for r in self.results}
+
+    @functools.cached_property
+    def _by_ruling(self) -> tuple[dict[str, list[RunResult]], dict[str, list[RunResult]]]:
+        """Per ruling, the scenarios whose run demonstrates it and those whose author only declares it."""
+        shown: dict[str, list[RunResult]] = {}
+        declared: dict[str, list[RunResult]] = {}
+        for result in self.results:
+            for ruling in self._demonstrated[result.id]:
+                shown.setdefault(ruling, []).append(result)
+            if result.scenario:
+                for ruling in uncited(result, self.game.catalogue):
+                    declared.setdefault(ruling, []).append(result)
+        return shown, declared
+
+    def demonstrated_by(self, result: RunResult) -> frozenset[str]:
+        return self._demonstrated[result.id]
+
     def demonstrating(self, ruling_id: str) -> list[RunResult]:
         """Scenarios whose run demonstrates the ruling: its trace cites it (see :mod:`checker.citations`)."""
-        return [r for r in self.results if ruling_id in demonstrated(r, self.game.catalogue)]
+        return self._by_ruling[0].get(ruling_id, [])
 
     def declared_only(self, ruling_id: str) -> list[RunResult]:
         """Scenarios whose author lists the ruling but whose run does not cite it."""
-        return [r for r in self.results if r.scenario and ruling_id in uncited(r, self.game.catalogue)]
+        return self._by_ruling[1].get(ruling_id, [])
 
     def default_readings(self, result: RunResult) -> list[str]:
         """Ambiguous rulings the run read as the catalogue's default: consulted, not pinned by the scenario."""
         pinned = result.scenario.readings if isinstance(result.scenario, Scenario) else {}
         return sorted(ruling for ruling in result.readings if ruling not in pinned)
 
+    @functools.cached_property
+    def _depending(self) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for sid, exploration in sorted(self.explorations.items()):
+            own = self.by_id[sid].readings
+            for ruling in exploration.touched:
+                if exploration.depends_on(ruling, own):
+                    found.setdefault(ruling, []).append(sid)
+        return found
+
     def depending_on(self, ruling_id: str) -> list[str]:
         """Scenarios whose outcome changes with the reading of this ambiguous ruling alone."""
-        own = {r.id: r.readings for r in self.results}
-        return sorted(
-            sid for sid, exploration in self.explorations.items() if exploration.depends_on(ruling_id, own[sid])
-        )
+        return list(self._depending.get(ruling_id, []))
 
     def counts(self) -> dict[str, int]:
         catalogue = self.game.catalogue
@@ -140,17 +172,80 @@ class SiteModel:
     invalid: list[RunResult]
 
 
-def build_model(scenario_root: Path) -> SiteModel:
+@dataclass(frozen=True)
+class Played:
+    """One scenario file as the site shows it: its text, its run, and its run under other readings."""
+
+    text: str
+    result: RunResult
+    exploration: Exploration | None
+
+
+def play(path: Path, text: str) -> Played:
+    """Load and run the file; a scenario that consults ambiguous rulings is also run under their other
+    readings, of which only the outcome and the refusals are kept (all the pages compare)."""
+    result = suite.run_one(suite.load(path))
+    scenario = result.scenario
+    if not isinstance(scenario, Scenario) or not result.readings:
+        return Played(text, result, None)
+    explored = explore_each(scenario, suite.games()[scenario.game], own_run=result)
+    own, *others = explored.branches
+    slim = tuple(replace(b, result=replace(b.result, trace=[], checkpoints=[])) for b in others)
+    return Played(text, result, Exploration((own, *slim)))
+
+
+class PlayedCache:
+    """Every scenario file played, by path; a file whose text has not changed is not played again."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, Played] = {}
+        self.views: dict[str, tuple[tuple[RunResult, ...], GameView]] = {}  # by game, with the results it shows
+
+    def view(self, game: Game, results: list[RunResult], explorations: dict[str, Exploration]) -> GameView:
+        """The game's view of these results: the last build's when its results are the same objects."""
+        kept = self.views.get(game.id)
+        if kept is None or len(kept[0]) != len(results) or any(a is not b for a, b in zip(kept[0], results)):
+            view = GameView(game, results, {r.id: explorations[r.id] for r in results if r.id in explorations},
+                            interaction_graph(results, game.catalogue))
+            kept = self.views[game.id] = (tuple(results), view)
+        return kept[1]
+
+    def text(self, path: str) -> str:
+        return self.files[path].text
+
+    def results(self, paths: list[Path]) -> list[tuple[RunResult, Exploration | None]]:
+        """Each file's result, in order, a scenario whose id an earlier file uses turned into an invalid result
+        (as :meth:`checker.suite.Suite.load_many` does); the cache then holds these files only."""
+        kept: dict[str, Played] = {}
+        first_file: dict[str, str] = {}
+        found: list[tuple[RunResult, Exploration | None]] = []
+        for path in paths:
+            text = path.read_text(encoding="utf-8")
+            played = self.files.get(str(path))
+            if played is None or played.text != text:
+                played = play(path, text)
+            kept[str(path)] = played
+            result, exploration = played.result, played.exploration
+            if result.scenario is not None and result.id in first_file:
+                result, exploration = suite.default().duplicate(result.scenario, first_file[result.id]), None
+            elif result.scenario is not None:
+                first_file[result.id] = result.path
+            found.append((result, exploration))
+        self.files = kept
+        return found
+
+
+def build_model(scenario_root: Path, cache: PlayedCache | None = None) -> SiteModel:
+    cache = cache if cache is not None else PlayedCache()
     try:
-        loaded = suite.load_many(suite.scenario_files([scenario_root]))
+        paths = suite.scenario_files([scenario_root])
     except InputError:  # no scenario yet: the site still shows the games, their rulings and procedures
-        loaded = []
-    results = [suite.run_one(item) for item in loaded]
+        paths = []
+    played = cache.results(paths)
+    explorations = {result.id: exploration for result, exploration in played if exploration is not None}
+    results = [result for result, _ in played]
     views: dict[str, GameView] = {}
     for game_id, game in suite.games().items():
         mine = sorted((r for r in results if r.scenario and r.scenario.game == game_id), key=lambda r: r.id)
-        explorations = {
-            r.id: explore_each(r.scenario, game) for r in mine if isinstance(r.scenario, Scenario) and r.readings
-        }
-        views[game_id] = GameView(game, mine, explorations, interaction_graph(mine, game.catalogue))
+        views[game_id] = cache.view(game, mine, explorations)
     return SiteModel(views, [r for r in results if r.verdict == "invalid"])

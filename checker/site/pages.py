@@ -6,6 +6,7 @@ relative, computed from page source paths, so the site works from any folder.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import itertools
@@ -13,6 +14,7 @@ import json
 import posixpath
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from checker import reference
@@ -74,8 +76,15 @@ def url(source: str) -> str:
 
 
 def href(here: str, there: str) -> str:
-    relative = posixpath.relpath(url(there) or ".", url(here) or ".")
-    return "./" if relative == "." else relative + "/"
+    """The relative link from one page to another (both directory URLs, so no file name is involved)."""
+    start, target = url(here).split("/")[:-1], url(there).split("/")[:-1]
+    common = 0
+    for mine, theirs in zip(start, target):
+        if mine != theirs:
+            break
+        common += 1
+    relative = [".."] * (len(start) - common) + target[common:]
+    return "/".join(relative) + "/" if relative else "./"
 
 
 def a(here: str, there: str, text: Any, css: str = "", *, anchor: str = "") -> str:
@@ -125,15 +134,42 @@ def toc_tokens(html_text: str) -> list[dict[str, Any]]:
     return tokens
 
 
+@dataclass(frozen=True)
+class WrittenPage:
+    """A generated page: its front matter (title, search tags and boost) and its body, already HTML."""
+
+    meta: dict[str, Any]
+    html: str
+    summary_only: bool = False  # search indexes its title and what comes before its first section, no more
+
+    @property
+    def front_matter(self) -> str:
+        """The meta block of the page as a Markdown file."""
+        front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in self.meta.items())
+        return f"---\n{front}---\n\n"
+
+    @property
+    def markdown(self) -> str:
+        """The page as a Markdown file: the meta block, then the body as one raw HTML block."""
+        return self.front_matter + self.html
+
+    @functools.cached_property
+    def digest(self) -> str:
+        return hashlib.sha1(self.markdown.encode("utf-8")).hexdigest()
+
+
 def markdown_page(
-    title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1
-) -> str:
+    title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1,
+    summary_only: bool = False,
+) -> WrittenPage:
     """A page: the escaped title in the meta block, the body as one raw HTML block.
 
     A page of a game is titled with the game too (browser tabs, search results) while its
     heading stays the short title; ``game`` and ``tags`` (the kind of page) become search
     tags, so a reader can narrow a search to one game or one kind of page; ``search_boost``
-    ranks the page above (> 1) or below (< 1) others that match as well.
+    ranks the page above (> 1) or below (< 1) others that match as well. ``summary_only``: the
+    page is one of many (a ruling, a scenario, an entity, a pair), which search finds by its title
+    and summary.
     """
     lines = [line for line in body if line]
     meta: dict[str, Any] = {"title": esc(f"{title} · {game}" if game and game not in title else title)}
@@ -143,9 +179,20 @@ def markdown_page(
         meta["tags"] = [esc(tag) for tag in (game, *tags)]
     if search_boost != 1:
         meta["search"] = {"boost": search_boost}
-    front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
     content = with_heading_ids("\n".join(lines))
-    return f"---\n{front}---\n\n<div class=\"rk-page\">\n{heading}{content}\n</div>\n"
+    return WrittenPage(meta, f"<div class=\"rk-page\">\n{heading}{content}\n</div>\n", summary_only)
+
+
+# An element search skips, up to its end tag: no page nests such an element in another of its own tag.
+SEARCH_EXCLUDED = re.compile(r"<(div|table|section|p|ul|ol)\b[^>]*\sdata-search-exclude\b[^>]*>.*?</\1>", re.S)
+
+
+def searchable(html_text: str, summary_only: bool) -> str:
+    """The part of a page's HTML that search reads: without the elements marked ``data-search-exclude``
+    and, for a page of one item, only up to its first section."""
+    if summary_only and "<h2" in html_text:
+        html_text = html_text[: html_text.index("<h2")]
+    return SEARCH_EXCLUDED.sub("", html_text)
 
 
 def verdict(result: RunResult) -> str:
@@ -322,7 +369,7 @@ def table(head: list[str], rows: Iterable[list[str]]) -> str:
 # --- Home -------------------------------------------------------------------------------------
 
 
-def home(model: SiteModel) -> str:
+def home(model: SiteModel) -> WrittenPage:
     here = "index.md"
     games = [
         f"<li>{a(here, view.home(), view.game.title)} — {plural(view.counts()['rulings'], 'ruling')}, "
@@ -368,7 +415,7 @@ def home(model: SiteModel) -> str:
 # --- Game ---------------------------------------------------------------------------------------
 
 
-def game_page(view: GameView) -> str:
+def game_page(view: GameView) -> WrittenPage:
     here = view.home()
     catalogue = view.game.catalogue
     counts = view.counts()
@@ -422,7 +469,7 @@ def sections(rulings: Iterable[Ruling]) -> list[tuple[tuple[str, ...], str, list
     return runs
 
 
-def rulings_page(view: GameView) -> str:
+def rulings_page(view: GameView) -> WrittenPage:
     """Every ruling of the catalogue, section by section: status, quote, and the verdicts of the scenarios citing it."""
     here = view.rulings_page()
     body = [f"<p>{a(here, view.home(), view.game.title)} · source: <code>{esc(view.game.catalogue.document)}</code>.</p>"]
@@ -441,7 +488,7 @@ def rulings_page(view: GameView) -> str:
     return markdown_page("Rulings by section", body, game=view.game.title, tags=("rulings",))
 
 
-def vocabulary_page(view: GameView) -> str:
+def vocabulary_page(view: GameView) -> WrittenPage:
     """The game's vocabulary, as its rules module registers it: actions, effect kinds, reject reasons."""
     vocabulary = view.game.vocabulary
     body = [
@@ -466,7 +513,7 @@ def vocabulary_page(view: GameView) -> str:
     return markdown_page("What a scenario can say", body, game=view.game.title, tags=("vocabulary",))
 
 
-def facts_page(view: GameView) -> str:
+def facts_page(view: GameView) -> WrittenPage:
     """Every fact of the game's outcome schema and every default of its state schema (:mod:`checker.reference`)."""
     here = view.facts_page()
     inherited = reference.defaults(view.game)
@@ -506,7 +553,7 @@ def _excerpt(text: str, limit: int = 140) -> str:
 # --- Ruling ---------------------------------------------------------------------------------------
 
 
-def ruling_page(view: GameView, ruling: Ruling) -> str:
+def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
     here = view.ruling_page(ruling.id)
     catalogue = view.game.catalogue
     body = [
@@ -548,7 +595,8 @@ def ruling_page(view: GameView, ruling: Ruling) -> str:
     if entities:
         body.append("<h2>Entities it concerns</h2>")
         body.append("<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in entities) + "</p>")
-    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body, game=view.game.title, tags=("ruling",))
+    return markdown_page(f"{ruling.id}: {_excerpt(ruling.quote, 70)}", body, game=view.game.title, tags=("ruling",),
+                         summary_only=True)
 
 
 def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
@@ -562,7 +610,7 @@ def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
 # --- Scenario -------------------------------------------------------------------------------------
 
 
-def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
+def scenario_page(view: GameView, result: RunResult, raw_text: str) -> WrittenPage:
     scenario = result.scenario
     assert scenario is not None
     here = view.scenario_page(scenario.id)
@@ -630,7 +678,7 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> str:
         body.append(_ruling_made(view, here, scenario.ruling))
     body.append(f'<h2 id="{SCENARIO_FILE}">Scenario file</h2>')
     body.append(code_block(raw_text, copy=True))
-    return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",))
+    return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",), summary_only=True)
 
 
 def _demonstrates(view: GameView, here: str, result: RunResult) -> str:
@@ -707,7 +755,7 @@ def _cause(step: TraceStep, actions: tuple[Any, ...]) -> str:
 # --- Entity ---------------------------------------------------------------------------------------
 
 
-def entity_page(view: GameView, entity: Entity) -> str:
+def entity_page(view: GameView, entity: Entity) -> WrittenPage:
     here = view.entity_page(entity)
     kind, name = entity
     data = view.graph.nodes[entity]
@@ -735,12 +783,12 @@ def entity_page(view: GameView, entity: Entity) -> str:
         f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
         for r in sorted(data.get("rulings", ()))
     ) + "</ul>")
-    scenarios = [r for r in view.results if r.id in data.get("scenarios", ())]
+    scenarios = [view.by_id[sid] for sid in sorted(data.get("scenarios", ()))]
     body.append("<h2>Scenarios</h2>")
     body.append(_scenario_list(view, here, scenarios))
     body.append(_open_questions(view, here, entity))
     return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
-                         search_boost=ENTITY_SEARCH_BOOST)
+                         search_boost=ENTITY_SEARCH_BOOST, summary_only=True)
 
 
 def _definition(view: GameView, here: str, entity: Entity) -> str:
@@ -796,7 +844,7 @@ def _open_questions(view: GameView, here: str, entity: Entity) -> str:
 # --- Pairs ------------------------------------------------------------------------------------------
 
 
-def pair_page(view: GameView, first: Entity, second: Entity) -> str:
+def pair_page(view: GameView, first: Entity, second: Entity) -> WrittenPage:
     """Every scenario in which the engine made the two interact: verdict, what it did, the rulings cited."""
     here = view.pair_page(first, second)
     found = meetings(view, first, second)
@@ -823,7 +871,7 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> str:
                          for r in rulings) + "</ul>",
     ]
     return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",),
-                         search_boost=PAIR_SEARCH_BOOST)
+                         search_boost=PAIR_SEARCH_BOOST, summary_only=True)
 
 
 def pair_picker_data(view: GameView) -> str:
@@ -868,7 +916,7 @@ def pair_picker(view: GameView) -> str:
 # --- Coverage and disputes ------------------------------------------------------------------------
 
 
-def coverage_page(model: SiteModel) -> str:
+def coverage_page(model: SiteModel) -> WrittenPage:
     here = "coverage.md"
     body: list[str] = []
     for view in model.games.values():
@@ -906,7 +954,7 @@ def coverage_page(model: SiteModel) -> str:
     return markdown_page("Coverage", body)
 
 
-def disputes_page(model: SiteModel) -> str:
+def disputes_page(model: SiteModel) -> WrittenPage:
     here = "disputes.md"
     body: list[str] = [
         "<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
@@ -986,7 +1034,7 @@ def _ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
 
 def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     """The scenario's outcome under each reading of ``ruling``, every other reading as in the scenario."""
-    own = next(r.readings for r in view.results if r.id == scenario_id)
+    own = view.by_id[scenario_id].readings
     branches = view.explorations[scenario_id].varying(ruling.id, own)
     flats = [flatten(b.result.outcome) for b in branches]
     differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1})
@@ -1029,22 +1077,34 @@ def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
 # --- All pages ------------------------------------------------------------------------------------
 
 
-def all_pages(model: SiteModel, read_file: Any) -> dict[str, str]:
-    """Every generated page (and the game pages' JSON data) by source path. ``read_file(path)`` returns a scenario file's text."""
-    pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
+Pages = dict[str, "WrittenPage | str"]
+
+
+def all_pages(model: SiteModel, read_file: Any, game_pages: Any = None) -> Pages:
+    """Every generated page (and the game pages' JSON data, as text) by source path. ``read_file(path)`` returns
+    a scenario file's text; ``game_pages(view)`` gives a game's pages (default :func:`pages_of_game`)."""
+    pages: Pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
     for view in model.games.values():
-        pages[view.home()] = game_page(view)
-        pages[view.vocabulary_page()] = vocabulary_page(view)
-        pages[view.facts_page()] = facts_page(view)
-        pages[view.rulings_page()] = rulings_page(view)
-        for ruling in view.game.catalogue.rulings:
-            pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
-        for result in view.results:
-            pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
-        for entity in view.graph:
-            pages[view.entity_page(entity)] = entity_page(view, entity)
-        for first, second in connected_pairs(view):
-            pages[view.pair_page(first, second)] = pair_page(view, first, second)
-        pages[view.pairs_data()] = pair_picker_data(view)
+        pages.update(game_pages(view) if game_pages is not None else pages_of_game(view, read_file))
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.(md|json)$", p) and ".." not in p for p in pages)
+    return pages
+
+
+def pages_of_game(view: GameView, read_file: Any) -> Pages:
+    """A game's own pages: they depend on its scenarios' runs and nothing else."""
+    pages: Pages = {
+        view.home(): game_page(view),
+        view.vocabulary_page(): vocabulary_page(view),
+        view.facts_page(): facts_page(view),
+        view.rulings_page(): rulings_page(view),
+    }
+    for ruling in view.game.catalogue.rulings:
+        pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
+    for result in view.results:
+        pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
+    for entity in view.graph:
+        pages[view.entity_page(entity)] = entity_page(view, entity)
+    for first, second in connected_pairs(view):
+        pages[view.pair_page(first, second)] = pair_page(view, first, second)
+    pages[view.pairs_data()] = pair_picker_data(view)
     return pages

@@ -63,10 +63,9 @@ def meetings(view: GameView, a: Entity, b: Entity) -> list[Meeting]:
     """Every scenario in which a step citing a ruling involved both, in scenario order."""
     interaction = view.graph.edges[a, b]["interaction"]
     found = []
-    for result in view.results:
-        if result.id in interaction.scenarios:
-            steps = tuple(s for s in result.trace if s.ruling and a in s.entities and b in s.entities)
-            found.append(Meeting(result, steps))
+    for result in (view.by_id[sid] for sid in sorted(interaction.scenarios)):
+        steps = tuple(s for s in result.trace if s.ruling and a in s.entities and b in s.entities)
+        found.append(Meeting(result, steps))
     return found
 
 
@@ -88,9 +87,9 @@ def definitions(view: GameView, entity: Entity) -> list[tuple[Any, list[str]]]:
     where = view.graph.nodes[entity].get("scenarios", set())
     by_text: dict[str, list[str]] = {}
     values: dict[str, Any] = {}
-    for result in view.results:
+    for result in (view.by_id[sid] for sid in sorted(where)):
         scenario = result.scenario
-        if result.id in where and scenario is not None and name in scenario.cards:
+        if scenario is not None and name in scenario.cards:
             text = json.dumps(scenario.cards[name], sort_keys=True)
             by_text.setdefault(text, []).append(result.id)
             values[text] = scenario.cards[name]

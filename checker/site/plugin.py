@@ -4,31 +4,49 @@ At build time it runs every scenario with the engine, writes every page, and add
 front-end files: ours from this package, Cytoscape.js from ``node_modules`` (installed from
 the npm registry by the setup, never committed). ``mkdocs serve`` rebuilds when a scenario,
 a catalogue or a rules module changes.
+
+A generated page is HTML already: the pages outside the navigation (all but a few) skip
+Markdown (:class:`GeneratedPage`), and the plugin indexes them for search itself, with the
+search plugin's own parser, from their text without the parts marked ``data-search-exclude``.
+
+The plugin lives as long as ``mkdocs serve`` (it has ``on_startup``): it keeps each scenario
+file's run (:class:`checker.site.model.Played`) and each page's digest. Under
+``mkdocs serve --dirty`` a rebuild re-runs only the files that changed and renders, indexes
+and writes only the pages whose text changed.
 """
 
 from __future__ import annotations
 
+import json
+import logging
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+import jinja2
+import jinja2.bccache
+from material.plugins.search.plugin import Parser, SearchIndex
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from checker.site.model import build_model
-from checker.site.pages import all_pages, toc_tokens
+from checker.site.model import GameView, PlayedCache, build_model
+from checker.site.pages import Pages, WrittenPage, all_pages, pages_of_game, searchable, toc_tokens
 
 ASSETS = Path(__file__).parent / "assets"
 THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
 GAMES = Path(__file__).parent.parent / "games"
 VENDOR = {"assets/vendor/cytoscape.min.js": "cytoscape/dist/cytoscape.min.js"}
 OURS = {"assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "assets/rulings.css": "rulings.css"}
+SEARCH_INDEX = "search/search_index.json"
+ANCHOR = re.compile(r'\sid="([^"]+)"')
 
 
 class RulingsConfig(base.Config):
@@ -36,9 +54,75 @@ class RulingsConfig(base.Config):
     node_modules = c.Type(str, default="node_modules")
 
 
+class GeneratedFile(File):
+    """A file the plugin writes; under a dirty build, modified only when its text differs from the last build's."""
+
+    modified = True
+
+    def is_modified(self) -> bool:
+        return self.modified
+
+
+class GeneratedPage(Page):
+    """A generated page outside the navigation: its meta and HTML come from the plugin, not from Markdown."""
+
+    def __init__(self, file: File, config: MkDocsConfig, written: WrittenPage) -> None:
+        super().__init__(None, file, config)
+        self.written: WrittenPage | None = written
+
+    def read_source(self, config: MkDocsConfig) -> None:
+        assert self.written is not None, f"{self.file.src_uri} was already rendered"
+        self.markdown = ""
+        self.meta = dict(self.written.meta)
+
+    def render(self, config: MkDocsConfig, files: Files) -> None:
+        assert self.written is not None, f"{self.file.src_uri} was already rendered"
+        self.content = self.written.html
+        self.written = None  # the HTML lives on in self.content until the page is written
+        self.toc = get_toc(toc_tokens(self.content))
+        self.present_anchor_ids = set(ANCHOR.findall(self.content))
+        self.links_to_anchors = {}
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The theme's templates, compiled once for every rebuild of ``mkdocs serve`` (each gets a new environment)."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
 class RulingsPlugin(BasePlugin[RulingsConfig]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.dirty = False
+        self.played = PlayedCache()
+        self.templates = CompiledTemplates()
+        self.digests: dict[str, str] = {}  # by source path, as last built
+        self.settings = ""  # the text of mkdocs.yml, as last built: the navigation and theme of every page
+        self.search: dict[str, list[dict[str, Any]]] = {}  # each generated page's search entries, as last built
+        self.written: dict[str, WrittenPage] = {}  # this build's pages, until each is read
+        self.nav_html: dict[str, str] = {}  # the HTML of a page in the navigation, between reading and rendering
+        self.summaries: set[str] = set()  # pages that search finds by their title and summary
+        self.game_pages: dict[str, tuple[GameView, Pages]] = {}  # by game: the view they show, its pages
+
     def _root(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        self.dirty = dirty
+        if dirty:
+            logging.getLogger("mkdocs.commands.build").addFilter(_dirty_warning_as_information)
+
+    def on_shutdown(self) -> None:
+        logging.getLogger("mkdocs.commands.build").removeFilter(_dirty_warning_as_information)
+        self.__init__()  # type: ignore[misc]  # the next build in this process starts afresh
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         from checker.suite import games
@@ -52,12 +136,28 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         root = self._root(config)
-        model = build_model(root / self.config.scenarios)
-        for source, text in all_pages(model, _read).items():
+        model = build_model(root / self.config.scenarios, self.played)
+        generated = all_pages(model, self.played.text, self._pages_of_game)
+        digests: dict[str, str] = {}
+        settings = Path(config.config_file_path).read_text(encoding="utf-8")
+        self.written = {}
+        self.summaries = {source for source, page in generated.items() if isinstance(page, WrittenPage) and page.summary_only}
+        for source, page in generated.items():
             existing = files.get_file_from_path(source)
             if existing is not None:
                 files.remove(existing)
-            files.append(File.generated(config, source, content=text))
+            if isinstance(page, WrittenPage):
+                file = GeneratedFile.generated(config, source, content="")  # read from self.written
+                digests[source] = page.digest
+            else:
+                file = GeneratedFile.generated(config, source, content=page)
+                digests[source] = WrittenPage({}, page).digest
+            file.modified = not self.dirty or settings != self.settings or digests[source] != self.digests.get(source)
+            if file.modified and isinstance(page, WrittenPage):
+                self.written[source] = page
+            files.append(file)
+        self._forget(config, set(self.digests) - set(digests))
+        self.digests, self.settings = digests, settings
         modules = root / self.config.node_modules
         for target, source in VENDOR.items():
             path = modules / source
@@ -68,11 +168,68 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
             files.append(File.generated(config, target, abs_src_path=str(ASSETS / source)))
         return files
 
+    def _pages_of_game(self, view: GameView) -> Pages:
+        """A game's pages, written again only when the game's view changed since the last build."""
+        if not self.dirty:  # a single build: nothing to keep
+            return pages_of_game(view, self.played.text)
+        kept = self.game_pages.get(view.id)
+        if kept is None or kept[0] is not view:
+            kept = self.game_pages[view.id] = (view, pages_of_game(view, self.played.text))
+        return kept[1]
+
+    def _forget(self, config: MkDocsConfig, gone: set[str]) -> None:
+        """Pages of scenarios or entities that no longer exist: their output and search entries go too."""
+        for source in gone:
+            self.search.pop(source, None)
+            output = Path(File(source, src_dir=None, dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls).abs_dest_path)
+            if output.is_file():
+                output.unlink()
+
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
+        in_nav = {id(page) for page in nav.pages}
+        for file in files.documentation_pages():
+            if id(file.page) not in in_nav and file.src_uri in self.written:
+                GeneratedPage(file, config, self.written.pop(file.src_uri))
+        return nav
+
+    def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        """A generated page in the navigation is read as a Markdown file of its meta block alone; its HTML
+        replaces what Markdown makes of that (nothing) in :meth:`on_page_content`."""
+        written = self.written.pop(page.file.src_uri, None)
+        if written is None:
+            return None
+        self.nav_html[page.file.src_uri] = written.html
+        return written.front_matter
+
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """A generated page's headings are HTML, which Markdown's table of contents does not see: build it here."""
-        if len(page.toc) == 0:
+        """A generated page's search entries; the search plugin leaves the page to us."""
+        if page.file.src_uri not in self.digests:
+            return html
+        if page.file.src_uri in self.nav_html:
+            html = self.nav_html.pop(page.file.src_uri)
             page.toc = get_toc(toc_tokens(html))
+            page.present_anchor_ids = set(ANCHOR.findall(html))
+        self.search[page.file.src_uri] = search_entries(page, searchable(html, page.file.src_uri in self.summaries))
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         return html
+
+    def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        env.bytecode_cache = self.templates
+        return env
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        if page.file.src_uri in self.digests:
+            page.content = None  # written: the build keeps its pages, not their HTML
+        return output
+
+    @event_priority(-50)  # after the search plugin has written the index of the other pages
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        path = Path(config.site_dir, SEARCH_INDEX)
+        if not path.is_file():
+            return
+        index = json.loads(path.read_text(encoding="utf-8"))
+        index["docs"] += [entry for source in self.digests for entry in self.search.get(source, ())]
+        path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
 
     def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
         root = self._root(config)
@@ -83,5 +240,22 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         return server
 
 
-def _read(path: str) -> str:
-    return Path(path).read_text(encoding="utf-8")
+def _dirty_warning_as_information(record: logging.LogRecord) -> bool:
+    """MkDocs warns that a dirty build may leave pages with a stale navigation, which ``strict: true`` counts
+    as an error; this plugin renders again every page whose text or whose site configuration changed, so
+    the warning is shown as information (it still holds for the Markdown pages of ``docs/``)."""
+    if record.levelno == logging.WARNING and record.getMessage().startswith("A 'dirty' build is being performed"):
+        record.levelno, record.levelname = logging.INFO, "INFO"
+    return True
+
+
+def search_entries(page: Page, html: str) -> list[dict[str, Any]]:
+    """The search plugin's entries for a page, its sections split and read by the plugin's own parser."""
+    index = SearchIndex()
+    parser = Parser()
+    parser.feed(html)
+    parser.close()
+    for section in parser.data:
+        if not section.is_excluded():
+            index.create_entry_for_section(section, page.toc, page.url, page)
+    return index.entries
