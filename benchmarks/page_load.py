@@ -4,8 +4,8 @@ Builds the site for the real scenarios (or reads --site), serves it on the loopb
 loads pages in headless Chromium with the CPU slowed 4× (Chrome DevTools' throttling), each
 time with an empty cache. For the Monster Rancher game page (the largest graph) and the
 heaviest page of the site (the most bytes of HTML) it prints the page weight (every
-response's body) and the median time to DOMContentLoaded, to the load event and to the
-graphs being drawn.
+response's body, the search index included, and the HTML alone) and the median time to the
+first contentful paint, to DOMContentLoaded, to the load event and to the graphs being drawn.
 
     .venv/bin/python benchmarks/page_load.py [--site FOLDER] [--runs 5] [--throttle 4]
 """
@@ -26,8 +26,10 @@ CHROMIUM = "/usr/bin/chromium"
 TIMINGS = """() => {
     const navigation = performance.getEntriesByType('navigation')[0];
     const drawn = performance.getEntriesByName('rk-graphs-drawn')[0];
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
     const bytes = performance.getEntriesByType('resource').reduce((sum, r) => sum + r.encodedBodySize, navigation.encodedBodySize);
-    return {dom: navigation.domContentLoadedEventEnd, load: navigation.loadEventEnd, drawn: drawn ? drawn.startTime : null, bytes};
+    return {paint: paint ? paint.startTime : null, dom: navigation.domContentLoadedEventEnd, load: navigation.loadEventEnd,
+            drawn: drawn ? drawn.startTime : null, bytes, html: navigation.encodedBodySize};
 }"""
 
 
@@ -55,7 +57,12 @@ def report(label: str, runs: list[dict[str, float]]) -> None:
         values = [r[key] for r in runs if r[key] is not None]
         return f"{statistics.median(values) / 1000:>8.2f}" if values else f"{'—':>8}"
 
-    print(f"{label:<58} {runs[0]['bytes'] / 1024:>8.0f} {median('dom')} {median('load')} {median('drawn')}")
+    def spread(key: str) -> str:
+        values = [r[key] for r in runs]
+        return f"{min(values) / 1000:.2f}–{max(values) / 1000:.2f}"
+
+    print(f"{label:<50} {runs[0]['bytes'] / 1024:>8.0f} {runs[0]['html'] / 1024:>8.0f} {median('paint')} {median('dom')}"
+          f" {spread('dom'):>11} {median('load')} {median('drawn')}")
 
 
 def main() -> None:
@@ -73,7 +80,7 @@ def main() -> None:
         base, server = serve(site)
         pages = {"Monster Rancher game page": "monster-rancher-bc2/", "heaviest page": heaviest_page(site)}
         print(f"CPU slowed {args.throttle:g}×, empty cache, median of {args.runs} loads")
-        print(f"{'page':<58} {'KiB':>8} {'DOM s':>8} {'load s':>8} {'graphs s':>8}")
+        print(f"{'page':<50} {'KiB':>8} {'HTML KiB':>8} {'paint s':>8} {'DOM s':>8} {'DOM range':>11} {'load s':>8} {'graphs s':>8}")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
             marks_graphs = "rk-graphs-drawn" in (site / "assets" / "rulings.js").read_text(encoding="utf-8")  # older sites do not

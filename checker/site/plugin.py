@@ -41,6 +41,7 @@ from checker.site.model import GameView, PlayedCache, build_model
 from checker.site.pages import Pages, WrittenPage, all_pages, pages_of_game, searchable, toc_tokens
 
 ASSETS = Path(__file__).parent / "assets"
+THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
 GAMES = Path(__file__).parent.parent / "games"
 VENDOR = {"assets/vendor/cytoscape.min.js": "cytoscape/dist/cytoscape.min.js"}
 OURS = {"assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "assets/rulings.css": "rulings.css"}
@@ -130,6 +131,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
             config.nav[1:1] = [{game.title: f"{game.id}/index.md"} for game in games().values()]
         config.extra_javascript.extend(c.ExtraScriptValue(path) for path in ("assets/rulings.js", "assets/pairs.js"))  # rulings.js loads Cytoscape.js where a page has a graph
         config.extra_css.append("assets/rulings.css")
+        config.theme.dirs.insert(0, str(THEME))
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
@@ -234,6 +236,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         server.watch(str(root / self.config.scenarios))
         server.watch(str(GAMES))
         server.watch(str(ASSETS))
+        server.watch(str(THEME))
         return server
 
 
