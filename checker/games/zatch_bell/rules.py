@@ -1496,9 +1496,11 @@ def _attack_by_effect(context: Context, state: State, battle: Battle) -> None:
     context.note("zb.and.no-cut-in", f"{battle.mamodo}'s \"&\" effect: no cut-in effect can negate it as it is applied",
                  involves=[card(battle.mamodo), CUT_IN])
     if context.read(AND_RESOLUTION, "resolve-on-declaration"):
-        context.note(AND_RESOLUTION, f"{battle.mamodo}'s \"&\" effect resolves as it is declared", involves=[card(battle.mamodo)])
+        context.note(AND_RESOLUTION, f"{battle.mamodo}'s \"&\" effect resolves as it is declared, but for the Attack's Damage",
+                     involves=[card(battle.mamodo)])
         for effect in battle.attack_effect.also:
-            _resolve_effect(context, state, state.attacker, battle.mamodo, effect, {})
+            if effect.kind != "damage":
+                _resolve_effect(context, state, state.attacker, battle.mamodo, effect, {})
     else:
         context.note(AND_RESOLUTION, f"{battle.mamodo}'s \"&\" effect is not resolved yet: it resolves if {battle.mamodo} wins",
                      involves=[card(battle.mamodo)])
@@ -1805,13 +1807,15 @@ def defender_won(state: State) -> bool:
 def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     if battle.attack_effect is not None:
-        if context.read(AND_RESOLUTION, "resolve-on-declaration"):
-            return
-        context.note(AND_RESOLUTION, f"{battle.mamodo} wins the Battle: its \"&\" effect resolves", involves=[card(battle.mamodo), BATTLE])
-        context.note("zb.and.extra-effects-step-5", f"{battle.mamodo}'s \"&\" effect's additional effects resolve",
-                     involves=[card(battle.mamodo)])
+        on_declaration = context.read(AND_RESOLUTION, "resolve-on-declaration")
+        context.note(AND_RESOLUTION, f"{battle.mamodo} wins the Battle: its \"&\" effect's "
+                     + ("Damage is inflicted" if on_declaration else "effects resolve"), involves=[card(battle.mamodo), BATTLE])
+        if not on_declaration:
+            context.note("zb.and.extra-effects-step-5", f"{battle.mamodo}'s \"&\" effect's additional effects resolve",
+                         involves=[card(battle.mamodo)])
         for effect in battle.attack_effect.also:
-            _resolve_effect(context, state, state.attacker, battle.mamodo, effect, action)
+            if not on_declaration or effect.kind == "damage":
+                _resolve_effect(context, state, state.attacker, battle.mamodo, effect, action)
         return
     assert battle.spell is not None
     spell = state.card(battle.spell.card)
