@@ -87,11 +87,13 @@ def test_a_book_at_the_limits_is_accepted(case: str, tmp_path: Path, capsys) -> 
 
 
 def places(state: State, name: str) -> Counter[str]:
-    """Every card of a player's book, counted once wherever it is: on its page, in play, in the Discard Pile or out for a Battle."""
+    """Every card of a player's book, counted once wherever it is: on its page, in play, in the Discard Pile, out for a Battle
+    or a No Battle SPELL card waiting in the SPELL card zone."""
     player = state.players[name]
     found = Counter(c for c in player.pages if c is not None)
     found.update(player.in_play_cards())
     found.update(player.discard)
+    found.update(spell for spell, _ in player.no_battle_out)
     if state.battle is not None:
         found.update(spell.card for side, spell in ((state.attacker, state.battle.spell), (state.defender, state.battle.defense))
                      if side == name and spell is not None)
