@@ -3,6 +3,7 @@ ruling, and random legal turns keep the invariants the manual implies (Hypothesi
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -123,7 +124,12 @@ def check_invariants(before: State, after: State, books: dict[str, Counter[str]]
         assert all(new.pages[i] == old.pages[i] for i in events), "an EVENT card left its page"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+#: CI plays the same 150 games every run; RULINGS_PROPERTY_EXAMPLES=N plays N new random ones (a long search).
+PROPERTY_EXAMPLES = int(os.environ.get("RULINGS_PROPERTY_EXAMPLES", "150"))
+
+
+@settings(max_examples=PROPERTY_EXAMPLES, deadline=None, derandomize="RULINGS_PROPERTY_EXAMPLES" not in os.environ,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=scenarios(), pins=st.fixed_dictionaries({k: st.sampled_from(v) for k, v in READINGS.items()}))
 def test_random_legal_turns_keep_the_invariants(data: dict[str, Any], pins: dict[str, str]) -> None:
     """MP never negative, pages only forward (no effect here turns them back), at most 3 MAMODO cards in play,
