@@ -12,6 +12,7 @@ import pytest
 from checker.errors import InputError
 from checker.game import Context
 from checker.games.monster_rancher_bc2 import GAME
+from tests.refusals import refusal_of_last
 
 LEGAL_B = {"monsters": [{"name": "Golem", "attribute": "Ground", "lp": 20}]}
 
@@ -84,9 +85,7 @@ def action_refusal(action: dict[str, Any]) -> InputError:
     }}
     context = Context(GAME)
     state = GAME.setup(initial, ACTION_CARDS, context)
-    with pytest.raises(InputError) as caught:
-        GAME.apply(state, {"action": "attack", "player": "A", "monster": "Golem", **action}, context)
-    return caught.value
+    return refusal_of_last(GAME, state, context, [{"action": "attack", "player": "A", "monster": "Golem", **action}])
 
 
 def test_a_target_that_is_not_a_monster_of_the_other_side_is_named_with_the_ones_that_are() -> None:

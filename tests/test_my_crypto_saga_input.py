@@ -11,6 +11,7 @@ import pytest
 
 from checker.errors import InputError
 from checker.games.my_crypto_saga.state import build_state
+from tests.refusals import refusal_of_last
 
 KAMI = ["Zeus", "Hera", "Ares", "Apollo", "Athena", "Hermes", "Pan", "Eros", "Nike", "Iris"]
 
@@ -67,11 +68,7 @@ def action_refusal(*actions: dict[str, Any]) -> InputError:
 
     context = Context(GAME)
     state = GAME.setup(initial(["A", "B"], {"A": deck("A"), "B": deck("B")}), {}, context)
-    for action in actions[:-1]:
-        state = GAME.apply(state, action, context)
-    with pytest.raises(InputError) as caught:
-        GAME.apply(state, actions[-1], context)
-    return caught.value
+    return refusal_of_last(GAME, state, context, actions)
 
 
 def test_every_player_in_the_battle_is_dealt_a_hand_of_their_own_deck() -> None:

@@ -12,6 +12,7 @@ import pytest
 from checker.errors import InputError
 from checker.game import Context
 from checker.games.yugioh_dm2 import GAME
+from tests.refusals import refusal_of_last
 
 CARDS = {"Knight": {"type": "monster", "atk": 1200, "def": 1000}, "Trap Hole": {"type": "trap"}}
 
@@ -68,12 +69,7 @@ FIELD = {
 def action_refusal(*actions: dict[str, Any]) -> InputError:
     context = Context(GAME)
     state = GAME.setup({"players": FIELD}, CARDS, context)
-    state = GAME.apply(state, {"action": "battle-phase", "player": "A"}, context)
-    for action in actions[:-1]:
-        state = GAME.apply(state, action, context)
-    with pytest.raises(InputError) as caught:
-        GAME.apply(state, actions[-1], context)
-    return caught.value
+    return refusal_of_last(GAME, state, context, [{"action": "battle-phase", "player": "A"}, *actions])
 
 
 def test_an_attacker_not_on_the_field_is_named_with_the_monsters_that_are() -> None:

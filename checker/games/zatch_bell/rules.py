@@ -621,8 +621,7 @@ def _put_mamodo(context: Context, state: State, player: Player, kind: Card, page
     context.note("zb.mamodo.max-3", f"{player.name} has {len(player.mamodo)} MAMODO card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
     context.note("zb.put.mamodo-max-3", "Up to 3 MAMODO cards on a side of play", involves=[card(kind.name)])
-    context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
-    _effects_when_put_in_play(context, state, player.name, kind)
+    _left_its_page(context, state, player, kind, page)
 
 
 def _mamodo_count(context: Context, state: State, player: Player) -> int:
@@ -700,8 +699,7 @@ def _put_dual(context: Context, state: State, player: Player, kind: Card, page: 
                  involves=[card(kind.name)])
     context.note("zb.dual-details.one-card", f"{kind.name} is 1 card; {' and '.join(kind.dual)} are both considered in play",
                  involves=[card(kind.name)])
-    context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
-    _effects_when_put_in_play(context, state, player.name, kind)
+    _left_its_page(context, state, player, kind, page)
 
 
 def _place_on_top(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
@@ -718,6 +716,12 @@ def _place_on_top(context: Context, state: State, player: Player, kind: Card, pa
     if below.partner:
         context.note("zb.mamodo.partner-moves-up", f"{below.partner}, attached to {kind.placed_on}, is now attached to {kind.name}",
                      involves=[card(below.partner), card(kind.name)])
+    _effects_when_put_in_play(context, state, player.name, kind)
+
+
+def _left_its_page(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
+    """A MAMODO or PARTNER card has left its page for play: the effects it applies as it is put in play follow."""
+    context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
     _effects_when_put_in_play(context, state, player.name, kind)
 
 
@@ -780,8 +784,7 @@ def _put_partner(context: Context, state: State, player: Player, kind: Card, pag
                      involves=[card(target.card)])
     context.note("zb.partner.max-3", f"{player.name} has {len(partners) + 1} PARTNER card(s) in play, 3 at the most",
                  involves=[card(kind.name)])
-    context.note("zb.book.mamodo-partner-leave", f"{kind.name} leaves page {page} and is put in play", involves=[card(kind.name), BOOK])
-    _effects_when_put_in_play(context, state, player.name, kind)
+    _left_its_page(context, state, player, kind, page)
 
 
 def _partner_fits(state: State, partner: Card, mamodo: Mamodo) -> bool:
