@@ -23,7 +23,7 @@ from checker.datafile import read_yaml
 from checker.errors import Rejection
 from checker.procedure import Phase, Procedure, Step, StepHandlers, Walker, load_procedure
 from checker.statecopy import deep_copy
-from checker.trace import Entity, TraceStep
+from checker.trace import MECHANIC, Entity, TraceStep
 from checker.vocabulary import Vocabulary
 
 
@@ -64,6 +64,8 @@ class Context:
 
     def __init__(self, game: "Game", pins: Mapping[str, str] | None = None) -> None:
         self.catalogue = game.catalogue
+        self.entity_kinds = game.entity_kinds
+        self.mechanics = game.data.mechanics
         self.walker = game.walker
         self.reject_reasons = game.vocabulary.reject_reasons
         self.pins = dict(pins or {})
@@ -127,6 +129,9 @@ class Context:
         malformed = [e for e in entities if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(p, str) and p for p in e))]
         if malformed:
             raise TypeError(f"a trace step's entities are (kind, name) texts, got {malformed!r}")
+        undeclared = [e for e in entities if e[0] not in self.entity_kinds or (e[0] == MECHANIC and e[1] not in self.mechanics)]
+        if undeclared:
+            raise TypeError(f"a trace step names entities the game does not declare (entity_kinds, mechanics.yaml): {undeclared!r}")
         self.trace.append(
             TraceStep(
                 text=text,
@@ -204,6 +209,7 @@ class GameData:
     schema: dict[str, Any]
     cards: dict[str, Any]
     starter: dict[str, Any]  # where a new scenario starts: assumptions, cards, initial, actions
+    mechanics: dict[str, Any]  # the mechanics the rules name in the trace, each with where the document defines it
 
     @classmethod
     def beside(cls, module_file: str) -> "GameData":
@@ -214,6 +220,7 @@ class GameData:
             schema=read_yaml(folder / "schema.yaml"),
             cards=_optional(folder / "cards.yaml"),
             starter=_optional(folder / "starter.yaml"),
+            mechanics=_optional(folder / "mechanics.yaml"),
         )
 
 
@@ -327,5 +334,11 @@ class Game:
         return self.rules.observe(state)
 
     def describe(self, kind: str, name: str) -> dict[str, Any] | None:
-        """What the game's own catalogue says of an entity (a card, a status), if anything."""
+        """What the game's own data says of an entity: a mechanic's entry in ``mechanics.yaml``, else
+        :meth:`card_entry`."""
+        entry = self.data.mechanics.get(name) if kind == MECHANIC else self.card_entry(kind, name)
+        return dict(entry) if entry is not None else None
+
+    def card_entry(self, kind: str, name: str) -> Mapping[str, Any] | None:
+        """What the game's card catalogue (``cards.yaml``) says of an entity (a card, a status), if anything."""
         return None

@@ -14,9 +14,13 @@ from typing import Any
 Entity = tuple[str, str]
 
 
+#: The kind of entity every game has: a mechanic its rules name, declared in its ``mechanics.yaml``.
+MECHANIC = "mechanic"
+
+
 def mechanic(name: str) -> Entity:
     """A mechanic named by the rules (every game has them: "taunt", "Chain", "rotation")."""
-    return ("mechanic", name)
+    return (MECHANIC, name)
 
 
 @dataclass(frozen=True)

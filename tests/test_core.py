@@ -309,6 +309,20 @@ def test_a_trace_step_without_a_text_or_with_a_malformed_entity_is_a_bug_in_the_
         context.note("toy.round.sparks", "A plays Spark 2", involves=[("card", None)])  # type: ignore[list-item]
 
 
+def test_a_trace_step_naming_an_undeclared_kind_or_mechanic_is_a_bug_in_the_rules() -> None:
+    context = Context(GAME)
+    context.note("toy.round.sparks", "The higher Spark wins", involves=[("card", "2"), ("mechanic", "Spark")])
+    for entity in [("Card", "2"), ("monster", "2"), ("mechanic", "spark"), ("mechanic", "Sparks")]:
+        with pytest.raises(TypeError, match="does not declare"):
+            context.note("toy.round.sparks", "The higher Spark wins", involves=[entity])
+
+
+def test_a_mechanic_is_described_by_the_games_mechanics_file() -> None:
+    assert GAME.describe("mechanic", "hand") == {"what": "The cards a player holds, at most 3.", "section": "1. Preparation"}
+    assert GAME.describe("mechanic", "draw") is None
+    assert GAME.describe("card", "hand") is None
+
+
 def test_a_crash_in_a_rules_module_reports_its_traceback_and_the_trace(toy: Suite, monkeypatch) -> None:
     def broken(context: Context, state: Any, action: Any) -> None:
         raise ZeroDivisionError("a bug in the rules")

@@ -228,6 +228,9 @@ def test_entity_pages_give_the_entitys_text_and_its_open_questions(site: Site) -
     assert questions.count('href="../../#pair=env-arid-land--') > 10
     assert "title: What happens when Arid Land (ENV) meets" in questions
     assert "&quot;Arid Land&quot;: {&quot;kind&quot;: &quot;env&quot;" in questions  # its scenario definition, to copy
+    mechanic = page_body(site.folder / MR / "entities" / "mechanic-taunt" / "index.html")
+    assert "As the game's list of mechanics defines it:" in mechanic
+    assert "<dt>section</dt><dd>General Mechanics &gt; Taunts</dd>" in mechanic
 
 
 def test_headings_have_ids_and_pages_have_a_table_of_contents(site: Site) -> None:

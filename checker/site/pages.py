@@ -49,7 +49,7 @@ from checker.site.pairs import (
     yaml_string,
 )
 from checker.scenario import Scenario
-from checker.trace import Entity, TraceStep
+from checker.trace import MECHANIC, Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
@@ -803,7 +803,8 @@ def _definition(view: GameView, here: str, entity: Entity) -> str:
                          f"under <code>cards:</code> (" + ", ".join(a(here, view.scenario_page(s), s) for s in scenario_ids[:3])
                          + (f" and {len(scenario_ids) - 3} more" if len(scenario_ids) > 3 else "") + "):</p>")
         else:
-            parts.append("<p>As the game's card catalogue defines it:</p>")
+            catalogue = "list of mechanics" if entity[0] == MECHANIC else "card catalogue"
+            parts.append(f"<p>As the game's {catalogue} defines it:</p>")
         parts.append(_definition_words(value))
         parts.append(f"<details><summary>As YAML</summary>{code_block(yaml_text({entity[1]: value}))}</details>")
     if len(found) > DEFINITIONS_SHOWN:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from checker.game import EntityKind, Game
 from checker.games.monster_rancher_bc2 import rules
@@ -21,10 +21,9 @@ class MonsterRancherBC2(Game):
         "mechanic": EntityKind("A mechanic the rules name", hub=True),
     }
 
-    def describe(self, kind: str, name: str) -> dict[str, Any] | None:
+    def card_entry(self, kind: str, name: str) -> Mapping[str, Any] | None:
         book = {"card": "cards", "ENV": "cards", "status": "statuses"}.get(kind)
-        entry = self.data.cards.get(book, {}).get(name) if book else None
-        return dict(entry) if entry is not None else None
+        return self.data.cards.get(book, {}).get(name) if book else None
 
 
 GAME = MonsterRancherBC2()

@@ -868,28 +868,37 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     advance(context, state, "attack-responses", action)
 
 
-def _to_step(name: str, target: str, description: str, params: Mapping[str, Any] | None = None) -> None:
-    """Register the action ``name``, which moves the declared battle on to the step ``target``."""
-
-    @vocabulary.action(name, description, params=params)
-    def go(context: Context, state: State, action: Mapping[str, Any]) -> None:
-        _in_battle_phase(context, state, action)
-        if state.battle is None:
-            raise context.reject("no-battle", "no attack has been declared", "ygo.battle.declare")
-        if target == "end-of-damage-step":
-            finish_battle(context, state, action)
-        else:
-            advance(context, state, target, action)
+def _move_battle_on(context: Context, state: State, action: Mapping[str, Any], target: str) -> None:
+    """Move the declared battle on to the step ``target``."""
+    _in_battle_phase(context, state, action)
+    if state.battle is None:
+        raise context.reject("no-battle", "no attack has been declared", "ygo.battle.declare")
+    if target == "end-of-damage-step":
+        finish_battle(context, state, action)
+    else:
+        advance(context, state, target, action)
 
 
-_to_step("damage-step", "before-damage-calculation",
-         "Neither player wishes to Chain: proceed to the Damage Step (up to the activations before damage calculation).")
-_to_step("calculate", "after-damage-calculation",
-         "Damage calculation, then the triggered effects; choose the targets of Flip Effects.",
-         {"flip_targets": {"type": "object", "additionalProperties": {"type": "string"},
-                           "description": "Flipped monster -> the monster its Flip Effect targets."}})
-_to_step("graveyard", "send-to-graveyard", "Send the monsters destroyed in battle to the Graveyard.")
-_to_step("end-damage-step", "end-of-damage-step", "End of the Damage Step; back to the Battle Step.")
+@vocabulary.action("damage-step", "Neither player wishes to Chain: proceed to the Damage Step (up to the activations before damage calculation).")
+def damage_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _move_battle_on(context, state, action, "before-damage-calculation")
+
+
+@vocabulary.action("calculate", "Damage calculation, then the triggered effects; choose the targets of Flip Effects.",
+                   params={"flip_targets": {"type": "object", "additionalProperties": {"type": "string"},
+                                            "description": "Flipped monster -> the monster its Flip Effect targets."}})
+def calculate(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _move_battle_on(context, state, action, "after-damage-calculation")
+
+
+@vocabulary.action("graveyard", "Send the monsters destroyed in battle to the Graveyard.")
+def graveyard(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _move_battle_on(context, state, action, "send-to-graveyard")
+
+
+@vocabulary.action("end-damage-step", "End of the Damage Step; back to the Battle Step.")
+def end_damage_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    _move_battle_on(context, state, action, "end-of-damage-step")
 
 
 @vocabulary.action("end-battle-phase", "No more attacks: the End Step.", params={"player": ref("player")})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from checker.game import EntityKind, Game
 from checker.games.zatch_bell import rules
@@ -18,9 +18,8 @@ class ZatchBell(Game):
         "mechanic": EntityKind("A mechanic the manual names", hub=True),
     }
 
-    def describe(self, kind: str, name: str) -> dict[str, Any] | None:
-        entry = self.data.cards.get("cards", {}).get(name) if kind == "card" else None
-        return dict(entry) if entry is not None else None
+    def card_entry(self, kind: str, name: str) -> Mapping[str, Any] | None:
+        return self.data.cards.get("cards", {}).get(name) if kind == "card" else None
 
 
 GAME = ZatchBell()
