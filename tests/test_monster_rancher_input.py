@@ -111,3 +111,79 @@ def test_a_single_target_move_needs_its_target_and_others_take_none() -> None:
     split = action_refusal({"card": "Spray"})
     assert split.message == "Spray is distributable: say how the damage is split"
     assert split.expected == "a 'split:' key"
+
+
+# --- A skill, an ENV card or a defense card the rules cannot play as written -------------------
+
+PLAY_CARDS = {
+    **ACTION_CARDS,
+    "Trade In": {"kind": "skill", "user": "breeder", "effects": [{"kind": "discard-from-hand", "amount": 1}]},
+    "Salvage": {"kind": "skill", "user": "breeder", "effects": [{"kind": "take-from-discard", "amount": 1}]},
+    "Powder": {"kind": "skill", "type": "SPE", "user": "Pixie", "effects": [{"kind": "lose-lp", "to": "target", "amount": 2}]},
+}
+
+
+def play_refusal(*actions: dict[str, Any], hand: list[str] | None = None) -> InputError:
+    """A (Pixie, Golem) holds skills, an ENV and an attack, Doll in the discard pile; B (Centaur, Zilla) holds Blowhole."""
+    initial = {"players": {
+        "A": {"hand": hand or ["Last Trump", "Trade In", "Salvage", "Critical", "Powder", "Cool Judge", "Jab"],
+              "deck": ["Shotgun"], "discard": ["Doll"],
+              "monsters": [PIXIE, {"name": "Golem", "attribute": "Ground", "lp": 20}]},
+        "B": {"hand": ["Blowhole"], "monsters": [{"name": "Centaur", "attribute": "Ground", "lp": 10},
+                                                  {"name": "Zilla", "attribute": "Ground", "lp": 10}]},
+    }}
+    context = Context(GAME)
+    state = GAME.setup(initial, PLAY_CARDS, context)
+    return refusal_of_last(GAME, state, context, [{"player": "A", **action} for action in actions])
+
+
+def test_a_skill_names_its_card_its_combo_and_its_user_where_they_stand() -> None:
+    card = play_refusal({"action": "skill", "card": "Last Trmp"})
+    assert card.message == "unknown card 'Last Trmp' (did you mean 'Last Trump'?)" and card.path == ("card",)
+    combo = play_refusal({"action": "skill", "card": "Last Trump", "combo": ["Critcal"], "choose_cards": ["Critical"]})
+    assert combo.message == "unknown card 'Critcal' (did you mean 'Critical'?)" and combo.path == ("combo", 0)
+    user = play_refusal({"action": "skill", "monster": "Pixy", "card": "Powder", "target": "Centaur"})
+    assert user.message == "side A has no monster named 'Pixy'" and user.path == ("monster",)
+    target = play_refusal({"action": "skill", "monster": "Pixie", "card": "Powder", "target": "Centuar"})
+    assert target.message == "side B has no monster named 'Centuar'" and target.path == ("target",)
+    assert target.expected == "a monster of side B: Centaur, Zilla"
+
+
+def test_a_card_of_another_kind_is_neither_a_skill_nor_an_env() -> None:
+    skill = play_refusal({"action": "skill", "monster": "Golem", "card": "Jab"})
+    assert skill.message == "'Jab' is a attack card, not usable with this action"
+    assert skill.path == ("card",) and skill.expected == "a skill card"
+    env = play_refusal({"action": "env", "card": "Last Trump"})
+    assert env.message == "'Last Trump' is a skill card, not usable with this action"
+    assert env.path == ("card",) and env.expected == "a env card"
+    unknown = play_refusal({"action": "env", "card": "Cool Jdge"})
+    assert unknown.message == "unknown card 'Cool Jdge' (did you mean 'Cool Judge'?)" and unknown.path == ("card",)
+
+
+def test_blowhole_names_the_monster_it_changes_among_its_own_side() -> None:
+    error = play_refusal(
+        {"action": "attack", "monster": "Golem", "card": "Jab", "target": "Centaur"},
+        {"action": "defend", "player": "B", "monster": "Zilla", "card": "Blowhole", "choose": "Centuar"},
+    )
+    assert error.message == "side B has no monster named 'Centuar'"
+    assert error.path == ("choose",) and error.expected == "a monster of side B: Centaur, Zilla"
+
+
+def test_the_cards_a_skill_moves_are_listed_from_the_hand() -> None:
+    missing = play_refusal({"action": "skill", "card": "Trade In"})
+    assert missing.message == "Trade In moves 1 card(s) from the hand: list them in 'choose_cards'"
+    assert missing.path == ("choose_cards",)
+    assert missing.expected == "1 card name(s) from: Last Trump, Salvage, Critical, Powder, Cool Judge, Jab"
+    too_many = play_refusal({"action": "skill", "card": "Trade In", "choose_cards": ["Critical", "Jab"]})
+    assert too_many.path == ("choose_cards",)
+    not_held = play_refusal({"action": "skill", "card": "Trade In", "choose_cards": ["Shotgun"]})
+    assert not_held.path == ("choose_cards",)
+    from_discard = play_refusal({"action": "skill", "card": "Salvage", "choose_cards": ["Critical"]})
+    assert from_discard.message == "Salvage moves 1 card(s) from the discard pile: list them in 'choose_cards'"
+    assert from_discard.path == ("choose_cards",) and "Doll" in from_discard.expected
+
+
+def test_last_trump_with_one_card_left_in_hand_needs_the_choice() -> None:
+    error = play_refusal({"action": "skill", "card": "Last Trump", "shuffle": [0, 1]}, hand=["Last Trump", "Critical"])
+    assert error.message == "Last Trump returns 1 card(s): list them in 'choose_cards'"
+    assert error.path == ("choose_cards",) and error.expected == "1 card name(s) from the hand"
