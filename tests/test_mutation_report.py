@@ -147,6 +147,28 @@ def test_only_rules_and_state_modules_of_a_game_can_be_chosen() -> None:
         tool.rules_modules(["checker/runner.py"])
 
 
+def test_resume_runs_only_the_mutants_a_stopped_run_did_not_reach(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    staged = tmp_path / MODULE
+    staged.parent.mkdir(parents=True)
+    staged.write_text(tool.undecorate(MODULE.read_text(encoding="utf-8")), encoding="utf-8")
+    monkeypatch.setattr(tool, "STAGE", tmp_path)
+    monkeypatch.setattr(tool, "DURATIONS", tmp_path / "durations.json")
+    reached = {PREFIX + "x_a__mutmut_1": "killed", PREFIX + "x_a__mutmut_2": "not checked",
+               PREFIX + "x_b__mutmut_1": "survived", PREFIX + "x_b__mutmut_2": "not checked"}
+    monkeypatch.setattr(tool, "statuses", lambda module: reached)
+    runs: list[tuple[Path, list[str] | None]] = []
+    monkeypatch.setattr(tool, "run_mutmut", lambda module, workers, mutants=None: runs.append((module, mutants)) or 2.0)
+    monkeypatch.setattr(tool, "report", lambda modules, equivalents, workers: 0)
+    assert tool.resume([MODULE], tool.Equivalents(), 2) == 0
+    assert runs == [(MODULE, [PREFIX + "x_a__mutmut_2", PREFIX + "x_b__mutmut_2"])]
+    staged.write_text("def changed(): pass\n", encoding="utf-8")
+    with pytest.raises(tool.BadInput, match="changed since the last run"):
+        tool.resume([MODULE], tool.Equivalents(), 2)
+    assert tool.main(["--resume"]) == 2
+
+
 DECORATED = """\
 registered = []
 

@@ -15,7 +15,7 @@ result files (``mutants/**/*.meta``) and its diff function: mutmut is pinned in 
 ``mutation`` dependency group, so these are a fixed interface. It imports nothing of
 ``checker``: the code under test is the mutated copy, not the package.
 
-    python tools/mutation_report.py [--workers 2] [--module PATH ...] [--report-only | --survivors]
+    python tools/mutation_report.py [--workers 2] [--module PATH ...] [--report-only | --survivors | --resume]
 
 Exit status: 0 when every module reaches the goal (85 % killed, equivalents subtracted), 1 when
 one does not, 2 for a broken ``equivalent.yaml`` or a mutmut run that could not start.
@@ -57,6 +57,7 @@ LOGS = OUT / "logs"
 EQUIVALENT = OUT / "equivalent.yaml"
 DURATIONS = LOGS / "durations.json"  # seconds of each module's last run, for --report-only
 GOAL = 0.85
+NOT_CHECKED = status_by_exit_code[None]  # a mutant the last run did not reach
 KILLED = ("killed", "timeout")  # a mutant that makes the scenarios loop forever is caught too
 EQUIVALENT_KEYS = {"module", "mutant", "change", "reason"}
 #: What a mutant not killed changes, by the call around its line: the ruling a trace step cites
@@ -493,6 +494,24 @@ def rerun_survivors(modules: list[Path], equivalents: Equivalents, workers: int)
     return report(modules, equivalents, workers)
 
 
+def resume(modules: list[Path], equivalents: Equivalents, workers: int) -> int:
+    """Run the mutants of each module that the last run did not reach (it was stopped), and rewrite the report.
+
+    The verdicts the last run reached stand, so the module and the scenarios must be as they were."""
+    seconds = last_durations()
+    for module in modules:
+        staged = STAGE / module
+        if not staged.is_file() or staged.read_text(encoding="utf-8") != undecorate(module.read_text(encoding="utf-8")):
+            raise BadInput(f"{module} changed since the last run: run the whole module (without --resume)")
+        unreached = [name for name, status in statuses(module).items() if status == NOT_CHECKED]
+        if unreached:
+            took = run_mutmut(module, workers, unreached)
+            seconds[str(module)] = seconds.get(str(module), 0.0) + took
+            DURATIONS.write_text(json.dumps(seconds, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            print(f"ran the {len(unreached)} mutants of {module} the last run did not reach in {duration(took)}")
+    return report(modules, equivalents, workers)
+
+
 def report(modules: list[Path], equivalents: Equivalents, workers: int) -> int:
     """Write the report of the modules from the last run's results; 1 when one is below the goal."""
     seconds = last_durations()
@@ -516,12 +535,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-only", action="store_true", help="write the report from the last run's results")
     parser.add_argument("--survivors", action="store_true",
                         help="with --module: rerun only the mutants the last run did not kill (after adding scenarios)")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --module: run only the mutants a stopped run did not reach")
     args = parser.parse_args(argv)
     try:
         modules = rules_modules(args.module)
         equivalents = load_equivalents(EQUIVALENT)
         if args.survivors:
             return rerun_survivors(modules, equivalents, args.workers)
+        if args.resume:
+            if not args.module:
+                raise BadInput("--resume continues the modules a stopped run left: name them with --module")
+            return resume(modules, equivalents, args.workers)
         if not args.report_only:
             # A full run starts afresh: mutmut does not notice a changed scenario. One module's run
             # keeps the other modules' results and refreshes only the files that changed.
