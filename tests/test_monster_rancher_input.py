@@ -113,6 +113,47 @@ def test_a_single_target_move_needs_its_target_and_others_take_none() -> None:
     assert split.expected == "a 'split:' key"
 
 
+def test_an_attack_names_its_user_its_combo_and_its_split_where_they_stand() -> None:
+    user = action_refusal({"monster": "Golme", "card": "Jab", "target": "Pixie"})
+    assert user.message == "side A has no monster named 'Golme'"
+    assert user.path == ("monster",) and user.expected == "a monster of side A: Golem"
+    unknown = action_refusal({"card": "Jab", "target": "Pixie", "combo": ["Critcal"]})
+    assert unknown.message == "unknown card 'Critcal' (did you mean 'Critical'?)"
+    assert unknown.path == ("combo", 0)
+    not_combo = action_refusal({"card": "Jab", "target": "Pixie", "combo": ["Doll"]})
+    assert not_combo.message == "'Doll' is a skill card, not usable with this action"
+    assert not_combo.path == ("combo", 0) and not_combo.expected == "a combo card"
+    split = action_refusal({"card": "Spray", "split": {"Pixy": 4}})
+    assert split.message == "side B has no monster named 'Pixy'"
+    assert split.path == ("split", "Pixy") and split.expected == "a monster of side B: Pixie, Mew"
+
+
+def defend_refusal(defense: dict[str, Any]) -> InputError:
+    """A's Golem uses Jab on Pixie; then B (Pixie, Golem, holding Protect and Doll) plays ``defense``."""
+    initial = {"players": {
+        "A": {"hand": ["Jab"], "monsters": [{"name": "Golem", "attribute": "Ground", "lp": 20}]},
+        "B": {"hand": ["Protect", "Doll"], "monsters": [PIXIE, {"name": "Golem", "attribute": "Ground", "lp": 20}]},
+    }}
+    context = Context(GAME)
+    state = GAME.setup(initial, ACTION_CARDS, context)
+    attack = {"action": "attack", "player": "A", "monster": "Golem", "card": "Jab", "target": "Pixie"}
+    return refusal_of_last(GAME, state, context, [attack, {"action": "defend", "player": "B", **defense}])
+
+
+def test_a_defense_card_names_its_user_its_card_and_its_ally_where_they_stand() -> None:
+    user = defend_refusal({"monster": "Golme", "card": "Protect", "choose": "Pixie"})
+    assert user.message == "side B has no monster named 'Golme'"
+    assert user.path == ("monster",) and user.expected == "a monster of side B: Pixie, Golem"
+    unknown = defend_refusal({"monster": "Golem", "card": "Protet", "choose": "Pixie"})
+    assert unknown.message == "unknown card 'Protet' (did you mean 'Protect'?)" and unknown.path == ("card",)
+    not_defense = defend_refusal({"monster": "Pixie", "card": "Doll"})
+    assert not_defense.message == "'Doll' is a skill card, not usable with this action"
+    assert not_defense.path == ("card",) and not_defense.expected == "a defense card"
+    ally = defend_refusal({"monster": "Golem", "card": "Protect", "choose": "Pixy"})
+    assert ally.message == "side B has no monster named 'Pixy'"
+    assert ally.path == ("choose",) and ally.expected == "a monster of side B: Pixie, Golem"
+
+
 # --- A skill, an ENV card or a defense card the rules cannot play as written -------------------
 
 PLAY_CARDS = {
