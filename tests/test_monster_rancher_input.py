@@ -1,4 +1,5 @@
-"""Monster Rancher Battle Card 2: an initial state the rules cannot start from, and the message that says why.
+"""Monster Rancher Battle Card 2: an initial state the rules cannot start from or an action they
+cannot carry out as written, and the message that says why.
 
 Each message names what is wrong, where it stands in the file and what would be accepted.
 """
@@ -101,16 +102,22 @@ def test_a_card_of_another_kind_cannot_attack() -> None:
     assert error.path == ("card",) and error.expected == "a attack card"
 
 
-def test_a_single_target_move_needs_its_target_and_others_take_none() -> None:
-    missing = action_refusal({"card": "Jab"})
-    assert missing.message == "Jab damages one monster: declare its target now"
-    assert missing.expected == "a 'target:' key"
-    extra = action_refusal({"card": "Quake", "target": "Pixie"})
-    assert extra.message == "Quake is a aoe move and declares no single target"
-    assert extra.path == ("target",)
-    split = action_refusal({"card": "Spray"})
-    assert split.message == "Spray is distributable: say how the damage is split"
-    assert split.expected == "a 'split:' key"
+def test_a_single_target_move_declares_its_target_now() -> None:
+    error = action_refusal({"card": "Jab"})
+    assert error.message == "Jab damages one monster: declare its target now"
+    assert error.path == () and error.expected == "a 'target:' key"
+
+
+def test_a_move_of_another_spread_declares_no_single_target() -> None:
+    error = action_refusal({"card": "Quake", "target": "Pixie"})
+    assert error.message == "Quake is a aoe move and declares no single target"
+    assert error.path == ("target",) and error.expected is None
+
+
+def test_a_distributable_move_says_how_its_damage_is_split() -> None:
+    error = action_refusal({"card": "Spray"})
+    assert error.message == "Spray is distributable: say how the damage is split"
+    assert error.path == () and error.expected == "a 'split:' key"
 
 
 def test_an_attack_names_its_user_its_combo_and_its_split_where_they_stand() -> None:
@@ -161,16 +168,23 @@ PLAY_CARDS = {
     "Trade In": {"kind": "skill", "user": "breeder", "effects": [{"kind": "discard-from-hand", "amount": 1}]},
     "Salvage": {"kind": "skill", "user": "breeder", "effects": [{"kind": "take-from-discard", "amount": 1}]},
     "Powder": {"kind": "skill", "type": "SPE", "user": "Pixie", "effects": [{"kind": "lose-lp", "to": "target", "amount": 2}]},
+    "Mend": {"kind": "skill", "user": "any", "effects": [{"kind": "revive", "amount": 5, "to": "own-monster"}]},
+    "Brace": {"kind": "skill", "user": "breeder", "effects": [{"kind": "grant-status", "status": "Doll", "to": "self"}]},
+    "Purge": {"kind": "skill", "user": "breeder",
+              "effects": [{"kind": "discard-from-hand", "amount": 1}, {"kind": "discard-from-hand", "amount": 1}]},
+    "Cover Up": {"kind": "defense", "user": "any", "effects": [{"kind": "take-for-ally"}]},
+    "Hand Off": {"kind": "defense", "user": "any", "effects": [{"kind": "pass-to-ally"}]},
 }
 
 
 def play_refusal(*actions: dict[str, Any], hand: list[str] | None = None) -> InputError:
-    """A (Pixie, Golem) holds skills, an ENV and an attack, Doll in the discard pile; B (Centaur, Zilla) holds Blowhole."""
+    """A (Pixie, Golem) holds skills, an ENV and an attack, Doll in the discard pile; B (Centaur, Zilla) holds
+    Blowhole and two redirections."""
     initial = {"players": {
         "A": {"hand": hand or ["Last Trump", "Trade In", "Salvage", "Critical", "Powder", "Cool Judge", "Jab"],
               "deck": ["Shotgun"], "discard": ["Doll"],
               "monsters": [PIXIE, {"name": "Golem", "attribute": "Ground", "lp": 20}]},
-        "B": {"hand": ["Blowhole"], "monsters": [{"name": "Centaur", "attribute": "Ground", "lp": 10},
+        "B": {"hand": ["Blowhole", "Cover Up", "Hand Off"], "monsters": [{"name": "Centaur", "attribute": "Ground", "lp": 10},
                                                   {"name": "Zilla", "attribute": "Ground", "lp": 10}]},
     }}
     context = Context(GAME)
@@ -221,10 +235,61 @@ def test_the_cards_a_skill_moves_are_listed_from_the_hand() -> None:
     assert not_held.path == ("choose_cards",)
     from_discard = play_refusal({"action": "skill", "card": "Salvage", "choose_cards": ["Critical"]})
     assert from_discard.message == "Salvage moves 1 card(s) from the discard pile: list them in 'choose_cards'"
-    assert from_discard.path == ("choose_cards",) and "Doll" in from_discard.expected
+    assert from_discard.path == ("choose_cards",) and from_discard.expected == "1 card name(s) from: Doll, Salvage"
+
+
+def test_a_pile_emptied_by_the_cards_first_effect_offers_nothing_to_its_second() -> None:
+    error = play_refusal({"action": "skill", "card": "Purge", "choose_cards": ["Critical"]}, hand=["Purge", "Critical"])
+    assert error.message == "Purge moves 1 card(s) from the hand: list them in 'choose_cards'"
+    assert error.path == ("choose_cards",) and error.expected == "1 card name(s) from: nothing"
 
 
 def test_last_trump_with_one_card_left_in_hand_needs_the_choice() -> None:
     error = play_refusal({"action": "skill", "card": "Last Trump", "shuffle": [0, 1]}, hand=["Last Trump", "Critical"])
     assert error.message == "Last Trump returns 1 card(s): list them in 'choose_cards'"
     assert error.path == ("choose_cards",) and error.expected == "1 card name(s) from the hand"
+
+
+def test_a_shuffle_into_the_deck_gives_its_result() -> None:
+    error = play_refusal({"action": "skill", "card": "Last Trump", "choose_cards": ["Critical"]})
+    assert error.message == "Last Trump shuffles the deck: give the result as 'shuffle:'"
+    assert error.path == ()
+    assert error.expected == "a list ordering the deck's positions 0..1 (0 = the current top card)"
+
+
+def test_the_result_of_a_shuffle_orders_every_position_once() -> None:
+    error = play_refusal({"action": "skill", "card": "Last Trump", "choose_cards": ["Critical"], "shuffle": [1, 1]})
+    assert error.message == "'shuffle' is not an ordering of the deck's positions"
+    assert error.path == ("shuffle",)
+    assert error.expected == "each of 0..1 once (the deck plus the returned cards: Shotgun, Critical)"
+
+
+def test_a_skill_acting_on_its_user_needs_the_monster_using_it() -> None:
+    error = play_refusal({"action": "skill", "card": "Brace"}, hand=["Brace"])
+    assert error.message == "Brace acts on its user: name it with 'monster:'"
+    assert error.path == () and error.expected == "a 'monster:' key"
+
+
+@pytest.mark.parametrize("card", ["Powder", "Mend"])
+def test_a_skill_acting_on_a_monster_names_its_target(card: str) -> None:
+    error = play_refusal({"action": "skill", "monster": "Pixie", "card": card}, hand=[card])
+    assert error.message == f"{card} needs a target: name it with 'target:'"
+    assert error.path == () and error.expected == "a 'target:' key"
+
+
+JAB_AT_CENTAUR = {"action": "attack", "monster": "Golem", "card": "Jab", "target": "Centaur"}
+
+
+@pytest.mark.parametrize("card", ["Cover Up", "Hand Off"])
+def test_a_redirection_names_the_ally_it_acts_with(card: str) -> None:
+    error = play_refusal(JAB_AT_CENTAUR, {"action": "defend", "player": "B", "monster": "Centaur", "card": card})
+    assert error.message == f"{card} needs an ally: name it with 'choose:'"
+    assert error.path == () and error.expected == "a 'choose:' key"
+
+
+@pytest.mark.parametrize("card", ["Cover Up", "Hand Off"])
+def test_the_ally_of_a_redirection_is_another_monster_than_its_user(card: str) -> None:
+    error = play_refusal(JAB_AT_CENTAUR,
+                         {"action": "defend", "player": "B", "monster": "Centaur", "card": card, "choose": "Centaur"})
+    assert error.message == f"{card} needs another monster than its user"
+    assert error.path == ("choose",) and error.expected is None

@@ -1,4 +1,5 @@
-"""My Crypto Saga: an initial state the rules cannot start from, and the message that says why.
+"""My Crypto Saga: an initial state the rules cannot start from or an action they
+cannot carry out as written, and the message that says why.
 
 Each message names what is wrong, where it stands in the file and what would be accepted.
 """

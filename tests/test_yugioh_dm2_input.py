@@ -1,4 +1,5 @@
-"""Yu-Gi-Oh! Duel Monsters 2: an initial state the rules cannot start from, and the message that says why.
+"""Yu-Gi-Oh! Duel Monsters 2: an initial state the rules cannot start from or an action they
+cannot carry out as written, and the message that says why.
 
 Each message names what is wrong, where it stands in the file and what would be accepted.
 """
@@ -60,16 +61,30 @@ def test_two_monsters_on_the_field_need_two_names() -> None:
 
 # --- An action the rules cannot carry out as written ------------------------------------------
 
+ACTION_CARDS = {
+    **CARDS,
+    "Pitfall": {"type": "trap", "effect": {"kind": "destroy"}},
+    "Shove": {"type": "magic", "effect": {"kind": "move"}},
+    "Call": {"type": "magic", "effect": {"kind": "special-summon", "monster": "Knight", "from": "hand"}},
+}
 FIELD = {
-    "A": {"hand": ["Trap Hole"], "monsters": {1: {"card": "Knight", "name": "Red"}}},
+    "A": {"hand": ["Trap Hole", "Pitfall", "Shove", "Call", "Knight"], "monsters": {1: {"card": "Knight", "name": "Red"}}},
     "B": {"monsters": {2: {"card": "Knight", "name": "Blue"}}},
 }
 
 
-def action_refusal(*actions: dict[str, Any]) -> InputError:
+def action_refusal(*actions: dict[str, Any], field: dict[str, Any] = FIELD) -> InputError:
+    """The message for the last of ``actions``, played in A's Battle Phase."""
     context = Context(GAME)
-    state = GAME.setup({"players": FIELD}, CARDS, context)
+    state = GAME.setup({"players": field}, ACTION_CARDS, context)
     return refusal_of_last(GAME, state, context, [{"action": "battle-phase", "player": "A"}, *actions])
+
+
+def chain_refusal(activation: dict[str, Any]) -> InputError:
+    """The message as the Chain holding A's ``activation`` (made before the Battle Phase) resolves."""
+    context = Context(GAME)
+    state = GAME.setup({"players": FIELD}, ACTION_CARDS, context)
+    return refusal_of_last(GAME, state, context, [{"action": "activate", "player": "A", **activation}, {"action": "resolve-chain"}])
 
 
 def test_an_attacker_not_on_the_field_is_named_with_the_monsters_that_are() -> None:
@@ -78,18 +93,52 @@ def test_an_attacker_not_on_the_field_is_named_with_the_monsters_that_are() -> N
     assert error.path == ("attacker",) and error.expected == "one of: Red, Blue"
 
 
-def test_an_attack_is_made_by_the_turn_players_monster_on_the_opponents() -> None:
-    theirs = action_refusal({"action": "attack", "attacker": "Blue", "target": "Red"})
-    assert theirs.message == "Blue is not A's monster" and theirs.path == ("attacker",)
-    own = action_refusal({"action": "attack", "attacker": "Red", "target": "Red"})
-    assert own.message == "Red is not B's monster" and own.path == ("target",)
+def test_a_monster_named_on_an_empty_field_is_told_there_is_none() -> None:
+    error = action_refusal({"action": "attack", "attacker": "Red", "target": "Blue"}, field={"A": {}, "B": {}})
+    assert error.message == "no monster named 'Red' on the field"
+    assert error.path == ("attacker",) and error.expected == "one of: no monster is on the field"
+
+
+def test_an_attack_is_made_by_the_turn_players_monster() -> None:
+    error = action_refusal({"action": "attack", "attacker": "Blue", "target": "Red"})
+    assert error.message == "Blue is not A's monster"
+    assert error.path == ("attacker",) and error.expected is None
+
+
+def test_an_attack_targets_the_opponents_monster() -> None:
+    error = action_refusal({"action": "attack", "attacker": "Red", "target": "Red"})
+    assert error.message == "Red is not B's monster"
+    assert error.path == ("target",) and error.expected is None
 
 
 def test_an_attack_names_what_it_attacks() -> None:
     error = action_refusal({"action": "attack", "attacker": "Red"})
     assert error.message == "an attack names its target ('target:'), targets, a 'target_zone:', or is 'direct: true'"
+    assert error.path == () and error.expected is None
 
 
-def test_only_a_magic_or_trap_card_with_an_effect_is_activated() -> None:
-    error = action_refusal({"action": "activate", "player": "A", "card": "Knight"})
-    assert error.message == "Knight is not a Magic or Trap card with an effect" and error.path == ("card",)
+@pytest.mark.parametrize("card", ["Knight", "Trap Hole"], ids=["a monster card", "a trap without an effect"])
+def test_only_a_magic_or_trap_card_with_an_effect_is_activated(card: str) -> None:
+    error = action_refusal({"action": "activate", "player": "A", "card": card})
+    assert error.message == f"{card} is not a Magic or Trap card with an effect"
+    assert error.path == ("card",) and error.expected is None
+
+
+def test_an_effect_on_a_monster_resolves_on_the_target_its_activation_named() -> None:
+    error = chain_refusal({"card": "Pitfall"})
+    assert error.message == "Pitfall needs a target: name it with 'target:'"
+    assert error.path == () and error.expected == "a 'target:' key"
+
+
+@pytest.mark.parametrize("zone", [{}, {"zone": 2}], ids=["no zone", "the zone it stands in"])
+def test_a_monster_moves_to_an_empty_zone_its_activation_named(zone: dict[str, Any]) -> None:
+    error = chain_refusal({"card": "Shove", "target": "Blue", **zone})
+    assert error.message == "Shove moves Blue to an empty Monster Card Zone: give 'zone:'"
+    assert error.path == ("zone",) and error.expected is None
+
+
+@pytest.mark.parametrize("zone", [{}, {"zone": 1}], ids=["no zone", "a zone a monster stands in"])
+def test_a_special_summon_places_its_monster_in_an_empty_zone_its_activation_named(zone: dict[str, Any]) -> None:
+    error = chain_refusal({"card": "Call", **zone})
+    assert error.message == "Call places Knight in an empty Monster Card Zone: give 'zone:'"
+    assert error.path == ("zone",) and error.expected is None

@@ -104,13 +104,13 @@ def monster_of(state: State, player: str, name: str, path: tuple[str | int, ...]
     return monster
 
 
-def card_of(state: State, name: str, path: tuple[str | int, ...], *kinds: str) -> Card:
+def card_of(state: State, name: str, path: tuple[str | int, ...], kind: str | None = None) -> Card:
     card: Card = lookup(state.cards, name, "card", path)
-    if kinds and card.kind not in kinds:
+    if kind is not None and card.kind != kind:
         raise InputError(
             f"{name!r} is a {card.kind} card, not usable with this action",
             path=path,
-            expected="a " + " or ".join(kinds) + " card",
+            expected=f"a {kind} card",
         )
     return card
 
@@ -295,7 +295,7 @@ def declare_target(context: Context, state: State, action: Mapping[str, Any]) ->
     target = action.get("target")
     if card.spread == "single":
         if target is None:
-            raise InputError(f"{card.name} damages one monster: declare its target now", path=(), expected="a 'target:' key")
+            raise InputError(f"{card.name} damages one monster: declare its target now", expected="a 'target:' key")
         monster = monster_of(state, opponent(attack.player), target, ("target",))
         if monster.ko:
             raise context.reject("invalid-target", f"{monster.name} is KO'd and cannot be targeted")
@@ -309,7 +309,7 @@ def declare_target(context: Context, state: State, action: Mapping[str, Any]) ->
         raise InputError(f"{card.name} is a {card.spread} move and declares no single target", path=("target",))
     if card.spread == "distributable":
         if "split" not in action:
-            raise InputError(f"{card.name} is distributable: say how the damage is split", path=(), expected="a 'split:' key")
+            raise InputError(f"{card.name} is distributable: say how the damage is split", expected="a 'split:' key")
         context.note(
             "mr.attack.declare-distributable", "Distributable damage: targets are declared after the ENV check",
             involves=[mechanic("distributable damage")],
