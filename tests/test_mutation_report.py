@@ -147,6 +147,15 @@ def test_only_rules_and_state_modules_of_a_game_can_be_chosen() -> None:
         tool.rules_modules(["checker/runner.py"])
 
 
+def test_a_stopped_run_counts_what_it_reached_and_is_not_at_the_goal() -> None:
+    stopped = result({"x_a__mutmut_1": "killed", "x_a__mutmut_2": "killed", "x_a__mutmut_3": "not checked"})
+    assert stopped.unreached == [PREFIX + "x_a__mutmut_3"] and stopped.survivors == [] and stopped.not_killed == []
+    assert stopped.score == 1.0 and not stopped.at_goal
+    text = tool.render([stopped], 2)
+    assert "1 mutants not run: the run was stopped (`--resume` runs them)." in text
+    assert "(of the 2 run)" in text and "Every mutant is killed" not in text
+
+
 def test_resume_runs_only_the_mutants_a_stopped_run_did_not_reach(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(root)

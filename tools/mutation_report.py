@@ -112,7 +112,12 @@ class ModuleResult:
 
     @property
     def survivors(self) -> list[str]:
-        return [name for name, status in self.status_by_mutant.items() if status not in KILLED]
+        return [name for name, status in self.status_by_mutant.items() if status not in (*KILLED, NOT_CHECKED)]
+
+    @property
+    def unreached(self) -> list[str]:
+        """Mutants a stopped run did not reach: neither killed nor survivors (``--resume`` runs them)."""
+        return [name for name, status in self.status_by_mutant.items() if status == NOT_CHECKED]
 
     @property
     def of_equivalent_class(self) -> list[str]:
@@ -129,8 +134,12 @@ class ModuleResult:
 
     @property
     def score(self) -> float:
-        judged = self.made - len(self.equivalent) - len(self.of_equivalent_class)
+        judged = self.made - len(self.unreached) - len(self.equivalent) - len(self.of_equivalent_class)
         return 1.0 if judged == 0 else self.count(*KILLED) / judged
+
+    @property
+    def at_goal(self) -> bool:
+        return self.score >= GOAL and not self.unreached
 
 
 def rules_modules(chosen: list[str]) -> list[Path]:
@@ -355,16 +364,15 @@ def collect(module: Path, seconds: float | None, equivalents: Equivalents) -> Mo
     original = Path.cwd() / module
     source = original.read_text(encoding="utf-8")
     tree = ast.parse(source)
-    for name, status in result.status_by_mutant.items():
-        if status not in KILLED:
-            before, after = staged_functions(module, name)
-            diff = function_diff(module, before, after)
-            result.diff_by_mutant[name] = diff
-            result.line_by_mutant[name] = source_line(original, name, diff)
-            result.kind_by_mutant[name] = (
-                WORDING if changes_only_wording(before, after)
-                else kind_at(source, tree, result.line_by_mutant[name], change_of(diff))
-            )
+    for name in result.survivors:
+        before, after = staged_functions(module, name)
+        diff = function_diff(module, before, after)
+        result.diff_by_mutant[name] = diff
+        result.line_by_mutant[name] = source_line(original, name, diff)
+        result.kind_by_mutant[name] = (
+            WORDING if changes_only_wording(before, after)
+            else kind_at(source, tree, result.line_by_mutant[name], change_of(diff))
+        )
     for entry in (e for e in equivalents.mutants if e.module == str(module)):
         name = mutant_prefix(module) + entry.mutant
         status = result.status_by_mutant.get(name)
@@ -437,7 +445,7 @@ def render(results: list[ModuleResult], workers: int) -> str:
     ]
     for r in results:
         other = r.made - r.count("killed", "survived", "timeout", "no tests")
-        mark = "" if r.score >= GOAL else " (below goal)"
+        mark = "" if r.at_goal else f" (of the {r.made - len(r.unreached)} run)" if r.unreached else " (below goal)"
         lines.append(
             f"| `{r.module}` | {r.made} | {r.count('killed')} | {r.count('survived')} | {r.count('timeout')} "
             f"| {r.count('no tests')} | {other} | {len(r.equivalent)} / {len(r.of_equivalent_class)} | {percent(r.score)}{mark} "
@@ -449,7 +457,9 @@ def render(results: list[ModuleResult], workers: int) -> str:
             lines.append(f"- stale entry in `{EQUIVALENT}`: `{entry.mutant}`: {why}")
         if r.stale:
             lines.append("")
-        if not r.not_killed:
+        if r.unreached:
+            lines.append(f"{len(r.unreached)} mutants not run: the run was stopped (`--resume` runs them).")
+        elif not r.not_killed:
             lines.append("Every mutant is killed or listed as equivalent.")
         for kind in KINDS:
             names = r.of_kind(kind)
@@ -519,9 +529,10 @@ def report(modules: list[Path], equivalents: Equivalents, workers: int) -> int:
     OUT.mkdir(exist_ok=True)
     REPORT.write_text(render(results, workers), encoding="utf-8")
     for r in results:
-        print(f"{r.module}: {percent(r.score)} killed of {r.made} mutants ({len(r.not_killed)} not killed), {duration(r.seconds)}")
+        unreached = f", {len(r.unreached)} not run (stopped; --resume runs them)" if r.unreached else ""
+        print(f"{r.module}: {percent(r.score)} killed of {r.made} mutants ({len(r.not_killed)} not killed{unreached}), {duration(r.seconds)}")
     print(f"report: {REPORT}")
-    below = [str(r.module) for r in results if r.score < GOAL]
+    below = [str(r.module) for r in results if not r.at_goal]
     if below:
         print(f"below {percent(GOAL)} killed: {', '.join(below)}", file=sys.stderr)
         return 1
