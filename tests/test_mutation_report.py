@@ -170,8 +170,12 @@ def test_resume_runs_only_the_mutants_a_stopped_run_did_not_reach(tmp_path: Path
     runs: list[tuple[Path, list[str] | None]] = []
     monkeypatch.setattr(tool, "run_mutmut", lambda module, workers, mutants=None: runs.append((module, mutants)) or 2.0)
     monkeypatch.setattr(tool, "report", lambda modules, equivalents, workers: 0)
+    staged_again: list[bool] = []
+    monkeypatch.setattr(tool, "stage", lambda root, target, modules, copied, *, fresh: staged_again.append(fresh))
+    monkeypatch.setattr(tool, "refresh_copies", lambda: None)
     assert tool.resume([MODULE], tool.Equivalents(), 2) == 0
     assert runs == [(MODULE, [PREFIX + "x_a__mutmut_2", PREFIX + "x_b__mutmut_2"])]
+    assert staged_again == [False]  # the scenarios as they are now, the mutants kept
     staged.write_text("def changed(): pass\n", encoding="utf-8")
     with pytest.raises(tool.BadInput, match="changed since the last run"):
         tool.resume([MODULE], tool.Equivalents(), 2)

@@ -507,12 +507,16 @@ def rerun_survivors(modules: list[Path], equivalents: Equivalents, workers: int)
 def resume(modules: list[Path], equivalents: Equivalents, workers: int) -> int:
     """Run the mutants of each module that the last run did not reach (it was stopped), and rewrite the report.
 
-    The verdicts the last run reached stand, so the module and the scenarios must be as they were."""
+    The verdicts the last run reached stand (new scenarios can only kill more: ``--survivors`` reruns
+    those it left), so the module must be as it was."""
     seconds = last_durations()
     for module in modules:
         staged = STAGE / module
         if not staged.is_file() or staged.read_text(encoding="utf-8") != undecorate(module.read_text(encoding="utf-8")):
             raise BadInput(f"{module} changed since the last run: run the whole module (without --resume)")
+    stage(Path.cwd(), STAGE, rules_modules([]), STAGED, fresh=False)
+    refresh_copies()
+    for module in modules:
         unreached = [name for name, status in statuses(module).items() if status == NOT_CHECKED]
         if unreached:
             took = run_mutmut(module, workers, unreached)
