@@ -148,15 +148,21 @@ class _Play:
             self._compare(None, self.scenario.expect, self.result.outcome, at=("expect",))
 
     def _check_cites(self) -> None:
-        """Every ruling listed under ``expect_cites`` must be cited somewhere in the trace."""
-        cited = {step.ruling for step in self.context.trace}
+        """Every ruling listed under ``expect_cites`` must be cited somewhere in the trace, none listed
+        under ``expect_not_cited`` anywhere."""
+        cited = {step.ruling: step for step in reversed(self.context.trace)}  # the first step citing each
         missing = tuple(
             Mismatch("cites", ruling, None, note="the trace does not cite it", at=("expect_cites", index))
             for index, ruling in enumerate(self.scenario.expect_cites)
             if ruling not in cited
         )
-        if missing:
-            self.result.checkpoints.append(Checkpoint(None, missing))
+        unwanted = tuple(
+            Mismatch("not cited", None, ruling, note=f"the trace cites it: {cited[ruling].text}", at=("expect_not_cited", index))
+            for index, ruling in enumerate(self.scenario.expect_not_cited)
+            if ruling in cited
+        )
+        if missing or unwanted:
+            self.result.checkpoints.append(Checkpoint(None, missing + unwanted))
 
     def _check_trace(self) -> None:
         """Every step listed under ``expect_trace`` must be matched by a step of the trace."""

@@ -56,22 +56,23 @@ class DisputeRuling:
 
 @dataclass(frozen=True)
 class ExpectedStep:
-    """A step the run's trace must hold: one that cites ``cites``, involves at least ``involves``
-    and shows at least ``values`` (the numbers the step records), each equal."""
+    """A step the run's trace must hold: one that cites ``cites`` (any ruling or none, when it is
+    ``None``), involves at least ``involves`` and shows at least ``values`` (the numbers the step
+    records), each equal."""
 
-    cites: str
+    cites: str | None
     involves: tuple[tuple[str, str], ...] = ()
     values: Mapping[str, Any] = field(default_factory=dict)
 
     def matches(self, step: TraceStep) -> bool:
         return (
-            step.ruling == self.cites
+            (self.cites is None or step.ruling == self.cites)
             and all(entity in step.entities for entity in self.involves)
             and all(name in step.values and step.values[name] == value for name, value in self.values.items())
         )
 
     def describe(self) -> str:
-        parts = [f"a step citing {self.cites}"]
+        parts = ["a step" if self.cites is None else f"a step citing {self.cites}"]
         if self.involves:
             parts.append("involving " + ", ".join(f"{kind} {name}" for kind, name in self.involves))
         if self.values:
@@ -98,6 +99,7 @@ class Scenario:
     expect: Mapping[str, Any] | None
     reject: str | None = None  # the reason the game is expected to refuse the initial state
     expect_cites: tuple[str, ...] = ()  # rulings the run's trace must cite
+    expect_not_cited: tuple[str, ...] = ()  # rulings the run's trace must not cite
     expect_trace: tuple[ExpectedStep, ...] = ()  # steps the run's trace must hold
     ruling: DisputeRuling | None = None  # the ruling made, when the dispute was ruled on
 
@@ -113,6 +115,7 @@ class Scenario:
             self.expect is None
             and self.reject is None
             and not self.expect_cites
+            and not self.expect_not_cited
             and not self.expect_trace
             and all(a.expect is None and a.reject is None for a in self.actions)
         )
@@ -190,6 +193,7 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
         expect=data.get("expect"),
         reject=data["reject"]["reason"] if "reject" in data else None,
         expect_cites=tuple(data.get("expect_cites", ())),
+        expect_not_cited=tuple(data.get("expect_not_cited", ())),
         expect_trace=tuple(_expected_step(raw) for raw in data.get("expect_trace", ())),
         ruling=_dispute_ruling(data["ruling"], game) if "ruling" in data else None,
     )
@@ -197,7 +201,7 @@ def _build(path: str, document: Document, games: Mapping[str, Game], validator: 
 
 def _expected_step(raw: Mapping[str, Any]) -> ExpectedStep:
     return ExpectedStep(
-        cites=raw["cites"],
+        cites=raw.get("cites"),
         involves=tuple((kind, name) for kind, name in raw.get("involves", ())),
         values=dict(raw.get("values", {})),
     )
@@ -248,8 +252,8 @@ def _independent(errors: list[InputError]) -> list[InputError]:
 
 def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
     catalogue = game.catalogue
-    cited = [((key, index), ruling_id) for key in ("rulings", "expect_cites") for index, ruling_id in enumerate(data.get(key, ()))]
-    cited += [(("expect_trace", index, "cites"), step["cites"]) for index, step in enumerate(data.get("expect_trace", ()))]
+    cited = [((key, index), ruling_id) for key in ("rulings", "expect_cites", "expect_not_cited") for index, ruling_id in enumerate(data.get(key, ()))]
+    cited += [(("expect_trace", index, "cites"), step["cites"]) for index, step in enumerate(data.get("expect_trace", ())) if "cites" in step]
     for path, ruling_id in cited:
         if ruling_id not in catalogue:
             raise InputError(

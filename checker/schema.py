@@ -172,15 +172,20 @@ def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
                 "items": {"type": "string"},
                 "description": "Ruling ids the run's trace must cite; one it does not cite fails the scenario.",
             },
+            "expect_not_cited": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Ruling ids the run's trace must not cite; one it cites fails the scenario.",
+            },
             "expect_trace": {
                 "type": "array",
                 "description": "Steps the run's trace must hold; one no step matches fails the scenario.",
                 "items": {
                     "type": "object",
                     "additionalProperties": False,
-                    "required": ["cites"],
+                    "minProperties": 1,
                     "properties": {
-                        "cites": {"type": "string", "description": "The ruling the step cites."},
+                        "cites": {"type": "string", "description": "The ruling the step cites (left out: any ruling, or none)."},
                         "involves": {
                             "type": "array",
                             "description": "Entities the step involves (at least these), each [kind, name].",

@@ -15,10 +15,12 @@ from checker.compare import compare
 from checker.game import Book, Context
 from checker.procedure import BindingError, Procedure, StepHandlers, Walker, load_procedure
 from checker.runner import SETUP, run
+from checker.scenario import ExpectedStep
 from checker.schema import build_schema
 from checker.stack import Link, ResponseStack
 from checker.statecopy import deep_copy
 from checker.suite import Suite, exit_code, scenario_files
+from checker.trace import TraceStep
 from checker.vocabulary import Vocabulary
 from tests.toygame import GAME, rules
 
@@ -298,6 +300,40 @@ def test_a_step_listed_under_expect_trace_must_be_in_the_trace_with_its_entities
         assert "no step of the trace matches it" in "\n".join(report.details(result))
     [invalid] = toy.check([expecting("{cites: toy.round.spark}")])
     assert invalid.verdict == "invalid" and "unknown ruling 'toy.round.spark'" in invalid.error.render(invalid.path)
+
+
+def test_a_ruling_listed_under_expect_not_cited_must_not_be_cited_by_the_run(toy: Suite, tmp_path: Path) -> None:
+    """A duel without a Break never cites the Break's ruling; one with a Break does, and fails."""
+    [without_break] = toy.check([variant(tmp_path, "shield-halves.yaml",
+                                         ("game: spark-duel\n", "game: spark-duel\nexpect_not_cited: [toy.round.break-negates]\n"))])
+    assert without_break.verdict == "pass"
+    with_break = variant(tmp_path, "break-negates-shield.yaml",
+                         ("rulings:", "expect_not_cited: [toy.compare.shield, toy.round.break-negates]\nrulings:"))
+    [result] = toy.check([with_break])
+    assert result.verdict == "fail" and exit_code([result]) == 1
+    text = "\n".join(report.details(result))
+    assert "not cited: expected nothing, got toy.round.break-negates (the trace cites it: The Break negates the Shield" in text
+    assert "toy.compare.shield" not in text  # a Shield the Break negates never resolves
+    unknown = variant(tmp_path, "shield-halves.yaml", ("game: spark-duel\n", "game: spark-duel\nexpect_not_cited: [toy.round.brake]\n"))
+    [invalid] = toy.check([unknown])
+    assert invalid.verdict == "invalid" and "unknown ruling 'toy.round.brake'" in invalid.error.render(invalid.path)
+
+
+def test_a_step_listed_under_expect_trace_without_a_ruling_matches_a_step_citing_any_or_none(toy: Suite, tmp_path: Path) -> None:
+    def expecting(step: str) -> Path:
+        return variant(tmp_path, "shield-halves.yaml", ("game: spark-duel\n", f"game: spark-duel\nexpect_trace:\n  - {step}\n"))
+
+    [matched] = toy.check([expecting('{involves: [[card, "2"]], values: {spark: 2}}')])
+    assert matched.verdict == "pass"
+    [unmatched] = toy.check([expecting("{values: {spark: 3}}")])
+    assert unmatched.verdict == "fail"
+    assert "trace: expected a step showing spark = 3, got nothing" in "\n".join(report.details(unmatched))
+    [empty] = toy.check([expecting("{}")])
+    assert empty.verdict == "invalid"
+    uncited = TraceStep(text="B discards", ruling=None, phase=None, step=None, action=0, values={"cards": 1},
+                        entities=(("card", "2"),), settling=False)
+    assert ExpectedStep(None, (("card", "2"),), {"cards": 1}).matches(uncited)
+    assert not ExpectedStep("toy.round.sparks", (("card", "2"),)).matches(uncited)
 
 
 def test_a_trace_step_without_a_text_or_with_a_malformed_entity_is_a_bug_in_the_rules() -> None:
