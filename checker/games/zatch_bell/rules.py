@@ -1272,6 +1272,9 @@ def _battle_in_by_effect(context: Context, state: State, player: Player, action:
     holder = player.find(name)
     assert holder is not None
     effect = state.card(name).effects[index]
+    if name in player.negated_cards:
+        raise context.reject("attack-negated-before", f"the Attack {name}'s \"&\" effect initiated was negated",
+                             "zb.negate.no-redeclare", involves=[card(name)])
     if "attack" not in effect.icons:
         raise context.reject("no-attack-icon", f"{name}'s effect has no Attack icon", "zb.battle-in.icon", involves=[card(name)])
     if holder.status == "petrified":
@@ -1513,6 +1516,14 @@ def _attack_by_effect(context: Context, state: State, battle: Battle) -> None:
 
 def _battle(state: State) -> Battle:
     assert state.battle is not None
+    return state.battle
+
+
+def _battle_to_negate(context: Context, state: State, source: str, what: str) -> Battle:
+    """The Battle whose Attack or Defense an effect negates; without a Battle there is nothing to negate."""
+    if state.battle is None:
+        raise context.reject("nothing-to-negate", f"no Battle is in progress: there is no {what} for {source}'s effect to negate",
+                             None, involves=[card(source), BATTLE])
     return state.battle
 
 
@@ -2559,7 +2570,10 @@ def undefendable(context: Context, state: State, owner: str, source: str, effect
                    params=_effect_params(target=ref("card-name")))
 def put_in_play_petrified(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     player = state.players[owner]
-    name = action.get("target") or effect.target or ""
+    name = action.get("target") or effect.target
+    if not name:
+        raise context.reject("no-such-choice", f"{source}'s effect puts a MAMODO card of the open pages in play: the action "
+                             "names it (target)", None, involves=[card(source)])
     page = _on_open_page(context, state, player, name, None)
     kind = state.card(name)
     if kind.type != "MAMODO" or _mamodo_count(context, state, player) >= MAX_IN_PLAY:
@@ -2600,7 +2614,7 @@ def negate_attack(context: Context, state: State, owner: str, source: str, effec
     if state.battle is None and state.answered_battle_in is not None:
         _negate_battle_in(context, state, source, state.answered_battle_in)
         return
-    battle = _battle(state)
+    battle = _battle_to_negate(context, state, source, "Attack")
     if not effect.is_cut_in:
         _check_negation_timing(context, state, source, (state.attacker, battle.spell.card if battle.spell else battle.mamodo))
     battle.attack_negated = True
@@ -2612,7 +2626,7 @@ def negate_attack(context: Context, state: State, owner: str, source: str, effec
 
 @vocabulary.effect("negate-defense", "Negates the Defense of the Battle (the Defender's Total Power is 0).", params=_effect_params())
 def negate_defense(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    battle = _battle(state)
+    battle = _battle_to_negate(context, state, source, "Defense")
     battle.defense_negated = True
     _negated(context, state, state.defender, battle.defense, f"{source} negates the Defense")
 
@@ -2630,11 +2644,12 @@ def _check_negation_timing(context: Context, state: State, source: str, declared
 
 def _negate_battle_in(context: Context, state: State, source: str, answered: Mapping[str, Any]) -> None:
     """The Defender's Action negates the card that initiated the "Battle In": no Battle, and that card Attacks no more this turn."""
+    initiator = answered["spell"] or answered["mamodo"]  # a SPELL card, or the MAMODO card whose "&" effect Attacks
     state.answered_battle_in = None
-    state.players[state.attacker].negated_cards.add(answered["spell"] or answered["mamodo"])
-    context.note("zb.battle-in.initiator-negated", f"{source} negates {answered['spell']}, the initiator of the \"Battle In\": "
+    state.players[state.attacker].negated_cards.add(initiator)
+    context.note("zb.battle-in.initiator-negated", f"{source} negates {initiator}, the initiator of the \"Battle In\": "
                  f"{state.attacker} need not declare \"Battle In\" again and may continue the turn without a Battle",
-                 involves=[BATTLE, card(answered["spell"])])
+                 involves=[BATTLE, card(initiator)])
 
 
 def _negated(context: Context, state: State, player: str, spell: SpellOut | None, what: str) -> None:
