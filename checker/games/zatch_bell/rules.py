@@ -70,6 +70,7 @@ vocabulary.reasons(
     event_this_turn="Only 1 EVENT card can be played per turn (per player).",
     event_icon="An EVENT card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
     no_attack_icon='"Battle In" can only be declared with a card or effect that has an Attack icon.',
+    attack_with_battle_in='An "&" effect that Attacks is applied by declaring "Battle In" with it.',
     no_defend_icon="A Defense is declared with a SPELL card that has a Defend icon.",
     spell_for_another_mamodo="A SPELL card is played only for the MAMODO named on it.",
     mamodo_petrified="Petrified MAMODO cards cannot do this.",
@@ -851,6 +852,9 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
                      "are flipped (redo-coins)", involves=[card(name), COIN_TOSS])
         raise context.reject("coin-redo-not-an-action", f"{name}'s effect re-does a coin toss: it negates nothing and is applied "
                              "without an Action", "zb.qa.q14", involves=[card(name), COIN_TOSS])
+    if effect.kind == "attack-without-spell":
+        raise context.reject("attack-with-battle-in", f"{name}'s \"&\" effect Attacks without a SPELL card: it is applied by "
+                             f"declaring \"Battle In\" with it (battle-in, effect_of: {name})", "zb.battle-in.icon", involves=[card(name)])
     in_battle = state.step in ("attack", "defend", "apply-effects")
     _check_role(context, state, player, name, effect)
     if effect.is_cut_in:
