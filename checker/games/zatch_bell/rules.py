@@ -1330,14 +1330,22 @@ def _confirm_battle_in(context: Context, state: State, player: str, action: Mapp
     if pending["spell"] is None:
         effect = state.card(pending["mamodo"]).effects[pending["effect"]]
         state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=None, coin=pending.get("coin"),
-                              attack_set_total=effect.amount, attack_effect=effect)
+                              attack_set_total=effect.amount, attack_effect=effect, undefendable=_take_undefendable(attacker))
         context.advance(state, "attack", action)
         return
     spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"], by_effect=pending["by_effect"])
-    state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"))
+    state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"),
+                          undefendable=_take_undefendable(attacker))
     attacker.pages[spell.page - 1] = None
     attacker.spells_used.add((spell.card, spell.page))
     context.advance(state, "attack", action)
+
+
+def _take_undefendable(attacker: Player) -> tuple[Kept, ...]:
+    """The Attacker's "cannot be Defended" effects: they apply to this Battle, the next one after they were applied, and no later."""
+    taken = tuple(kept for kept in attacker.kept if kept.effect.kind == "undefendable")
+    attacker.kept = [kept for kept in attacker.kept if kept.effect.kind != "undefendable"]
+    return taken
 
 
 def _spell_for(context: Context, state: State, player: Player, action: Mapping[str, Any], use: str) -> SpellOut:
@@ -1571,9 +1579,7 @@ def _check_undefendable(context: Context, state: State) -> None:
     if battle.spell is None:
         return
     played_for = state.card(battle.spell.card).mamodo
-    for kept in state.players[state.attacker].kept:
-        if kept.effect.kind != "undefendable":
-            continue
+    for kept in battle.undefendable:
         if state.card(battle.mamodo).dual:
             context.note("zb.dual-details.partner-one-name", f"{kept.source}'s effect names {kept.effect.target}; "
                          f"{battle.spell.card} is played for {played_for}", involves=[card(kept.source), card(battle.mamodo)])

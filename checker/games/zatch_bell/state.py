@@ -256,6 +256,7 @@ class Battle:
     attack_negated: bool = False
     defense_negated: bool = False
     damage_negated: set[str] = field(default_factory=set)  # players a "Negate Damage" effect spares this Battle's Damage and Injury
+    undefendable: tuple[Kept, ...] = ()  # "cannot be Defended" effects applied before this Battle: it is their "next Battle"
     totals: dict[str, int] = field(default_factory=dict)
     winner: str | None = None  # attacker or defender, once compared
 
