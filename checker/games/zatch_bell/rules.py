@@ -2629,6 +2629,7 @@ def negate_attack(context: Context, state: State, owner: str, source: str, effec
         _check_negation_timing(context, state, source, (state.attacker, battle.spell.card if battle.spell else battle.mamodo))
     battle.attack_negated = True
     if battle.attack_effect is not None:
+        state.players[state.attacker].negated_cards.add(battle.mamodo)
         context.note("zb.and.negated-step-5", f"{source} negates {battle.mamodo}'s Attack made by its \"&\" effect",
                      involves=[card(source), card(battle.mamodo), BATTLE])
     _negated(context, state, state.attacker, battle.spell, f"{source} negates the Attack")
