@@ -13,13 +13,13 @@ import itertools
 import json
 import posixpath
 import re
+import zlib
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from checker import reference
 from checker.catalogue import MUST_BE_COVERED, Ruling
-from checker.citations import demonstrated, uncited
 from checker.compare import flatten
 from checker.report import LABELS, outcome_text, yaml_text
 from checker.runner import RunResult
@@ -35,7 +35,7 @@ from checker.site.graphs import (
     procedure_graph,
     ranked_neighbours,
 )
-from checker.site.model import GameView, SiteModel, slug
+from checker.site.model import GameView, Shown, SiteModel, slug
 from checker.site.pairs import (
     card_line,
     connected_pairs,
@@ -157,6 +157,26 @@ class WrittenPage:
     def digest(self) -> str:
         return hashlib.sha1(self.markdown.encode("utf-8")).hexdigest()
 
+    def unpacked(self) -> WrittenPage:
+        return self
+
+
+@dataclass(frozen=True)
+class PackedPage:
+    """A written page kept compressed until MkDocs reads it (a scenario's page, from the worker that ran it)."""
+
+    meta: dict[str, Any]
+    packed: bytes  # the HTML, UTF-8, zlib
+    summary_only: bool
+    digest: str
+
+    @classmethod
+    def of(cls, page: WrittenPage) -> PackedPage:
+        return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest)
+
+    def unpacked(self) -> WrittenPage:
+        return WrittenPage(self.meta, zlib.decompress(self.packed).decode("utf-8"), self.summary_only)
+
 
 def markdown_page(
     title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1,
@@ -195,19 +215,19 @@ def searchable(html_text: str, summary_only: bool) -> str:
     return SEARCH_EXCLUDED.sub("", html_text)
 
 
-def verdict(result: RunResult) -> str:
+def verdict(result: RunResult | Shown) -> str:
     return f'<span class="rk-verdict rk-{result.verdict}">{LABELS[result.verdict]}</span>'
 
 
-def verdict_tally(results: Iterable[RunResult]) -> str:
+def verdict_tally(results: Iterable[Shown]) -> str:
     """How many results have each verdict, as badges with counts: "PASS × 12 FAIL × 1"."""
     counts = Counter(result.verdict for result in results)
     return " ".join(f'<span class="rk-verdict rk-{v}">{LABELS[v]}</span> × {n}' for v, n in sorted(counts.items()))
 
 
-def default_readings_note(view: GameView, here: str, result: RunResult) -> str:
+def default_readings_note(view: GameView, here: str, result: Shown) -> str:
     """Beside a PASS or an ANSWER that rests on readings nobody chose: which ambiguous rulings, linked."""
-    rulings = view.default_readings(result)
+    rulings = result.default_readings
     if result.verdict not in ("pass", "question") or not rulings:
         return ""
     links = ", ".join(a(here, view.ruling_page(r), r) for r in rulings)
@@ -215,7 +235,7 @@ def default_readings_note(view: GameView, here: str, result: RunResult) -> str:
             f'{plural(len(rulings), "ambiguous ruling")}: {links}</span>')
 
 
-def verdict_with_readings(view: GameView, here: str, result: RunResult) -> str:
+def verdict_with_readings(view: GameView, here: str, result: Shown) -> str:
     return verdict(result) + default_readings_note(view, here, result)
 
 
@@ -447,8 +467,7 @@ def game_page(view: GameView) -> WrittenPage:
         body.append(f"<p><b>{esc(kind)}</b>: {links}</p>")
     body.append("<h2>Scenarios</h2>")
     body.append(table(["scenario", "verdict", "status"], (
-        [a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id), verdict_with_readings(view, here, r),
-         status_badge(r.scenario.status if r.scenario else "")]
+        [a(here, view.scenario_page(r.id), r.title), verdict_with_readings(view, here, r), status_badge(r.status)]
         for r in view.results
     )))
     return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
@@ -599,9 +618,9 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
                          summary_only=True)
 
 
-def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
+def _scenario_list(view: GameView, here: str, results: list[Shown]) -> str:
     return "<ul>" + "".join(
-        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id)}"
+        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.title)}"
         f"{default_readings_note(view, here, r)}</li>"
         for r in results
     ) + "</ul>"
@@ -610,14 +629,15 @@ def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
 # --- Scenario -------------------------------------------------------------------------------------
 
 
-def scenario_page(view: GameView, result: RunResult, raw_text: str) -> WrittenPage:
+def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str) -> WrittenPage:
+    """A scenario's own page, from its full run (``shown`` is its summary)."""
     scenario = result.scenario
     assert scenario is not None
     here = view.scenario_page(scenario.id)
     body = [
-        f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, result)} · {status_badge(scenario.status)}"
+        f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, shown)} · {status_badge(scenario.status)}"
         + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
-        _demonstrates(view, here, result),
+        _demonstrates(view, here, shown),
         f"<p>{esc(scenario.notes)}</p>" if scenario.notes else "",
     ]
     if scenario.assumptions:
@@ -670,9 +690,9 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> WrittenPa
         ) + "</p>")
     body.append("<h2>Outcome</h2>")
     body.append(code_block(outcome_text(result.outcome)))
-    involved = sorted({e for step in result.trace for e in step.entities if e in view.entity_slugs})
+    involved = sorted(e for e in shown.entities if e in view.entity_slugs)
     if involved:
-        body.append("<h2>Entities</h2><p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>")
+        body.append("<h2>Entities</h2>" + entities_line(view, here, involved))
     if scenario.ruling is not None:
         body.append("<h2>Ruling</h2>")
         body.append(_ruling_made(view, here, scenario.ruling))
@@ -681,11 +701,16 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> WrittenPa
     return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",), summary_only=True)
 
 
-def _demonstrates(view: GameView, here: str, result: RunResult) -> str:
+def entities_line(view: GameView, here: str, involved: list[Entity]) -> str:
+    """The entities a scenario's trace names, linked, on its page."""
+    return "<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>"
+
+
+def _demonstrates(view: GameView, here: str, result: Shown) -> str:
     """The rulings the run demonstrates (its trace cites them), apart from those the author only declares."""
     catalogue = view.game.catalogue
-    shown = sorted(demonstrated(result, catalogue))
-    declared = uncited(result, catalogue)
+    shown = sorted(result.demonstrated)
+    declared = result.uncited
     parts = []
     if shown:
         parts.append("<p>Demonstrates (cited by the engine's trace): "
@@ -852,7 +877,7 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> WrittenPage:
     items = []
     for meeting in found:
         result = meeting.result
-        title = result.scenario.title if result.scenario else result.id
+        title = result.title
         cited = ", ".join(a(here, view.ruling_page(r), r) for r in meeting.rulings)
         items.append(
             f"<li>{verdict_with_readings(view, here, result)} {a(here, view.scenario_page(result.id), title)}"
@@ -934,7 +959,7 @@ def coverage_page(model: SiteModel) -> WrittenPage:
         body.append(f"<p>{plural(len(rows), 'ruling')}; {len(uncovered)} of those that need a passing scenario have none"
                     + (": " + ", ".join(uncovered) if uncovered else ".") + "</p>")
         body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
-        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
+        disputed = [r for r in view.results if r.status == "disputed"]
         body.append("<h3>Ambiguous rulings and disputed scenarios</h3><ul>"
                     + "".join(f"<li>{a(here, view.ruling_page(r.id), r.id)} (ambiguous)</li>" for r in catalogue.with_status("ambiguous"))
                     + "".join(f"<li>{a(here, view.scenario_page(r.id), r.id)} (disputed)</li>" for r in disputed) + "</ul>")
@@ -964,9 +989,9 @@ def disputes_page(model: SiteModel) -> WrittenPage:
     ]
     for view in model.games.values():
         body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
-        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
-        opened = [r for r in disputed if r.scenario and r.scenario.ruling is None]
-        ruled = [r for r in disputed if r.scenario and r.scenario.ruling is not None]
+        disputed = [r for r in view.results if r.status == "disputed"]
+        opened = [r for r in disputed if r.ruling is None]
+        ruled = [r for r in disputed if r.ruling is not None]
         body.append(f'<h3 id="{esc(view.id)}-open">Open disputes</h3>')
         body += [_open_dispute(view, here, r) for r in opened] or ["<p>None.</p>"]
         body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
@@ -991,22 +1016,20 @@ def disputes_page(model: SiteModel) -> WrittenPage:
     return markdown_page("Disputes", body)
 
 
-def _dispute_heading(view: GameView, here: str, result: RunResult) -> str:
-    title = result.scenario.title if result.scenario else result.id
-    return f"<h4>{a(here, view.scenario_page(result.id), title)}</h4>"
+def _dispute_heading(view: GameView, here: str, result: Shown) -> str:
+    return f"<h4>{a(here, view.scenario_page(result.id), result.title)}</h4>"
 
 
-def _open_dispute(view: GameView, here: str, result: RunResult) -> str:
+def _open_dispute(view: GameView, here: str, result: Shown) -> str:
     """What every reading of each ambiguous ruling the scenario's run reads gives, and the file to copy."""
     file_link = f'<a href="{esc(href(here, view.scenario_page(result.id)) + "#" + SCENARIO_FILE)}">the scenario file to copy</a>'
     parts = [
         f'<div class="rk-dispute rk-dispute-open">{_dispute_heading(view, here, result)}',
         f"<p>{verdict(result)} <code>{esc(result.id)}</code> · {file_link}</p>",
     ]
-    exploration = view.explorations.get(result.id)
     for ruling_id in result.readings:
         ruling = view.game.catalogue[ruling_id]
-        same = exploration is None or not exploration.depends_on(ruling_id, result.readings)
+        same = ruling_id not in result.depends
         parts.append(f"<p>Under each reading of {a(here, view.ruling_page(ruling_id), ruling_id)}"
                      + (" (the same outcome under every one):" if same else ":") + "</p>")
         parts.append(_side_by_side(view, result.id, ruling))
@@ -1015,10 +1038,10 @@ def _open_dispute(view: GameView, here: str, result: RunResult) -> str:
     return "".join(parts) + "</div>"
 
 
-def _ruled_dispute(view: GameView, here: str, result: RunResult) -> str:
-    assert result.scenario is not None and result.scenario.ruling is not None
+def _ruled_dispute(view: GameView, here: str, result: Shown) -> str:
+    assert result.ruling is not None
     return (f'<div class="rk-dispute rk-dispute-ruled">{_dispute_heading(view, here, result)}'
-            + _ruling_made(view, here, result.scenario.ruling) + "</div>")
+            + _ruling_made(view, here, result.ruling) + "</div>")
 
 
 def _ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
@@ -1035,14 +1058,11 @@ def _ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
 
 def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     """The scenario's outcome under each reading of ``ruling``, every other reading as in the scenario."""
-    own = view.by_id[scenario_id].readings
-    branches = view.explorations[scenario_id].varying(ruling.id, own)
-    flats = [flatten(b.result.outcome) for b in branches]
-    differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1})
-    head = ["fact"] + [b.readings[ruling.id] for b in branches]
-    rows = [[fact_cell(k), *(yaml_cell(f, k) for f in flats)] for k in differing]
-    refused = [" ".join(f"action {i + 1} refused ({esc(r.reason)})" for i, r in sorted(b.result.rejections.items())) or "—"
-               for b in branches]
+    compared = view.by_id[scenario_id].compared[ruling.id]
+    differing = list(compared.facts)
+    head = ["fact", *compared.readings]
+    rows = [[fact_cell(k), *(_value_cell(there, value) for there, value in values)] for k, values in compared.facts.items()]
+    refused = [esc(words) for words in compared.refused]
     rows.append(["<i>refused actions</i>", *refused])
     summary = _difference_summary(differing, len(set(refused)) > 1)
     return f'<p class="rk-difference">{esc(summary)}</p>' + table(head, rows)
@@ -1055,9 +1075,13 @@ def fact_cell(path: str) -> str:
 
 def yaml_cell(facts: Mapping[str, Any], key: str) -> str:
     """A fact's value as YAML (flow style), '—' when it is not there."""
-    if key not in facts:
+    return _value_cell(key in facts, facts.get(key))
+
+
+def _value_cell(there: bool, value: Any) -> str:
+    if not there:
         return "—"
-    text = yaml_text(facts[key], flow_leaves=True).strip()
+    text = yaml_text(value, flow_leaves=True).strip()
     text = text[: -len("...")].rstrip() if text.endswith("\n...") else text
     return f'<code class="rk-yaml">{esc(text)}</code>'
 
@@ -1078,20 +1102,21 @@ def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
 # --- All pages ------------------------------------------------------------------------------------
 
 
-Pages = dict[str, "WrittenPage | str"]
+Pages = dict[str, "WrittenPage | PackedPage | str"]
+OwnPages = Callable[[GameView, Shown], "WrittenPage | PackedPage"]
 
 
-def all_pages(model: SiteModel, read_file: Any, game_pages: Any = None) -> Pages:
-    """Every generated page (and the game pages' JSON data, as text) by source path. ``read_file(path)`` returns
-    a scenario file's text; ``game_pages(view)`` gives a game's pages (default :func:`pages_of_game`)."""
+def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameView], Pages] | None = None) -> Pages:
+    """Every generated page (and the game pages' JSON data, as text) by source path. ``own_page(view, result)`` gives
+    a scenario's own page; ``game_pages(view)`` a game's pages (default :func:`pages_of_game`)."""
     pages: Pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
     for view in model.games.values():
-        pages.update(game_pages(view) if game_pages is not None else pages_of_game(view, read_file))
+        pages.update(game_pages(view) if game_pages is not None else pages_of_game(view, own_page))
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.(md|json)$", p) and ".." not in p for p in pages)
     return pages
 
 
-def pages_of_game(view: GameView, read_file: Any) -> Pages:
+def pages_of_game(view: GameView, own_page: OwnPages) -> Pages:
     """A game's own pages: they depend on its scenarios' runs and nothing else."""
     pages: Pages = {
         view.home(): game_page(view),
@@ -1102,7 +1127,7 @@ def pages_of_game(view: GameView, read_file: Any) -> Pages:
     for ruling in view.game.catalogue.rulings:
         pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
     for result in view.results:
-        pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
+        pages[view.scenario_page(result.id)] = own_page(view, result)
     for entity in view.graph:
         pages[view.entity_page(entity)] = entity_page(view, entity)
     for first, second in connected_pairs(view):

@@ -37,8 +37,9 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from checker.site.model import GameView, PlayedCache, build_model
-from checker.site.pages import Pages, WrittenPage, all_pages, pages_of_game, searchable, toc_tokens
+from checker.site.model import GameView
+from checker.site.pages import PackedPage, Pages, WrittenPage, all_pages, pages_of_game, searchable, toc_tokens
+from checker.site.played import PlayedCache, build_model
 
 ASSETS = Path(__file__).parent / "assets"
 THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
@@ -66,9 +67,9 @@ class GeneratedFile(File):
 class GeneratedPage(Page):
     """A generated page outside the navigation: its meta and HTML come from the plugin, not from Markdown."""
 
-    def __init__(self, file: File, config: MkDocsConfig, written: WrittenPage) -> None:
+    def __init__(self, file: File, config: MkDocsConfig, written: WrittenPage | PackedPage) -> None:
         super().__init__(None, file, config)
-        self.written: WrittenPage | None = written
+        self.written: WrittenPage | PackedPage | None = written
 
     def read_source(self, config: MkDocsConfig) -> None:
         assert self.written is not None, f"{self.file.src_uri} was already rendered"
@@ -77,7 +78,7 @@ class GeneratedPage(Page):
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         assert self.written is not None, f"{self.file.src_uri} was already rendered"
-        self.content = self.written.html
+        self.content = self.written.unpacked().html
         self.written = None  # the HTML lives on in self.content until the page is written
         self.toc = get_toc(toc_tokens(self.content))
         self.present_anchor_ids = set(ANCHOR.findall(self.content))
@@ -107,7 +108,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         self.digests: dict[str, str] = {}  # by source path, as last built
         self.settings = ""  # the text of mkdocs.yml, as last built: the navigation and theme of every page
         self.search: dict[str, list[dict[str, Any]]] = {}  # each generated page's search entries, as last built
-        self.written: dict[str, WrittenPage] = {}  # this build's pages, until each is read
+        self.written: dict[str, WrittenPage | PackedPage] = {}  # this build's pages, until each is read
         self.nav_html: dict[str, str] = {}  # the HTML of a page in the navigation, between reading and rendering
         self.summaries: set[str] = set()  # pages that search finds by their title and summary
         self.game_pages: dict[str, tuple[GameView, Pages]] = {}  # by game: the view they show, its pages
@@ -137,23 +138,23 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         root = self._root(config)
         model = build_model(root / self.config.scenarios, self.played)
-        generated = all_pages(model, self.played.text, self._pages_of_game)
+        generated = all_pages(model, self.played.own_page, self._pages_of_game)
         digests: dict[str, str] = {}
         settings = Path(config.config_file_path).read_text(encoding="utf-8")
         self.written = {}
-        self.summaries = {source for source, page in generated.items() if isinstance(page, WrittenPage) and page.summary_only}
+        self.summaries = {source for source, page in generated.items() if not isinstance(page, str) and page.summary_only}
         for source, page in generated.items():
             existing = files.get_file_from_path(source)
             if existing is not None:
                 files.remove(existing)
-            if isinstance(page, WrittenPage):
+            if not isinstance(page, str):
                 file = GeneratedFile.generated(config, source, content="")  # read from self.written
                 digests[source] = page.digest
             else:
                 file = GeneratedFile.generated(config, source, content=page)
                 digests[source] = WrittenPage({}, page).digest
             file.modified = not self.dirty or settings != self.settings or digests[source] != self.digests.get(source)
-            if file.modified and isinstance(page, WrittenPage):
+            if file.modified and not isinstance(page, str):
                 self.written[source] = page
             files.append(file)
         self._forget(config, set(self.digests) - set(digests))
@@ -171,10 +172,10 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
     def _pages_of_game(self, view: GameView) -> Pages:
         """A game's pages, written again only when the game's view changed since the last build."""
         if not self.dirty:  # a single build: nothing to keep
-            return pages_of_game(view, self.played.text)
+            return pages_of_game(view, self.played.own_page)
         kept = self.game_pages.get(view.id)
         if kept is None or kept[0] is not view:
-            kept = self.game_pages[view.id] = (view, pages_of_game(view, self.played.text))
+            kept = self.game_pages[view.id] = (view, pages_of_game(view, self.played.own_page))
         return kept[1]
 
     def _forget(self, config: MkDocsConfig, gone: set[str]) -> None:
@@ -198,8 +199,9 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         written = self.written.pop(page.file.src_uri, None)
         if written is None:
             return None
-        self.nav_html[page.file.src_uri] = written.html
-        return written.front_matter
+        unpacked = written.unpacked()
+        self.nav_html[page.file.src_uri] = unpacked.html
+        return unpacked.front_matter
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """A generated page's search entries; the search plugin leaves the page to us."""
