@@ -15,8 +15,8 @@ import posixpath
 import re
 import zlib
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from checker import reference
 from checker.catalogue import MUST_BE_COVERED, Ruling
@@ -35,7 +35,7 @@ from checker.site.graphs import (
     procedure_graph,
     ranked_neighbours,
 )
-from checker.site.model import GameView, Shown, SiteModel, slug
+from checker.site.model import GameView, Shown, SiteModel, page, slug
 from checker.site.pairs import (
     card_line,
     connected_pairs,
@@ -43,6 +43,7 @@ from checker.site.pairs import (
     entity_label,
     game_template,
     pair_fragment,
+    Meeting,
     meetings,
     question,
     unconnected,
@@ -52,6 +53,8 @@ from checker.scenario import Scenario
 from checker.trace import MECHANIC, Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
+CAPPED = 40  # items of a list that grows with the corpus shown on a page; the rest on its full list
+LISTED = 500  # items on each page of a full list
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
 ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first,
@@ -141,6 +144,7 @@ class WrittenPage:
     meta: dict[str, Any]
     html: str
     summary_only: bool = False  # search indexes its title and what comes before its first section, no more
+    searched: bool = True  # False: search leaves the page out (a full list, whose items have their own pages)
 
     @property
     def front_matter(self) -> str:
@@ -174,13 +178,15 @@ class PackedPage:
     def of(cls, page: WrittenPage) -> PackedPage:
         return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest)
 
+    searched = True
+
     def unpacked(self) -> WrittenPage:
         return WrittenPage(self.meta, zlib.decompress(self.packed).decode("utf-8"), self.summary_only)
 
 
 def markdown_page(
     title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1,
-    summary_only: bool = False,
+    summary_only: bool = False, searched: bool = True,
 ) -> WrittenPage:
     """A page: the escaped title in the meta block, the body as one raw HTML block.
 
@@ -200,7 +206,7 @@ def markdown_page(
     if search_boost != 1:
         meta["search"] = {"boost": search_boost}
     content = with_heading_ids("\n".join(lines))
-    return WrittenPage(meta, f"<div class=\"rk-page\">\n{heading}{content}\n</div>\n", summary_only)
+    return WrittenPage(meta, f"<div class=\"rk-page\">\n{heading}{content}\n</div>\n", summary_only, searched)
 
 
 # An element search skips, up to its end tag: no page nests such an element in another of its own tag.
@@ -381,9 +387,78 @@ def code_block(text: str, language: str = "yaml", *, copy: bool = False) -> str:
 
 def table(head: list[str], rows: Iterable[list[str]]) -> str:
     """A table; cells are HTML already escaped by the caller. Search indexes the page's prose, not its tables."""
+    start, end = table_ends(head)
+    return start + "".join(table_row(row) for row in rows) + end
+
+
+def table_ends(head: list[str]) -> tuple[str, str]:
+    """What comes before a table's rows and after them."""
     header = "".join(f"<th>{esc(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<table class="rk-table" data-search-exclude><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<table class="rk-table" data-search-exclude><thead><tr>{header}</tr></thead><tbody>', "</tbody></table>"
+
+
+def table_row(row: list[str]) -> str:
+    return "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
+
+
+# --- Lists that grow with the corpus --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A list that grows with the corpus (a game's scenarios, a ruling's, an entity's, a pair's, the disputes):
+    a page shows its first :data:`CAPPED` items and links to the full list, pages of ``per_page`` items under
+    ``<game>/lists/``. ``item(here, x)`` is the HTML of an item on the page ``here``."""
+
+    name: str  # unique in the game, a safe page path part
+    title: str
+    back: str  # the page the list belongs to
+    items: Sequence[Any]
+    item: Callable[[str, Any], str]
+    ends: tuple[str, str] = ("<ul>", "</ul>")
+    separator: str = ""
+    per_page: int = LISTED
+
+    def source(self, view: GameView, number: int = 1) -> str:
+        return page(view.id, "lists", self.name if number == 1 else f"{self.name}-{number}")
+
+
+def capped(view: GameView, here: str, listing: Listing, *, skip: int = 0, full: Listing | None = None) -> str:
+    """The list's items from ``skip`` on, at most :data:`CAPPED` of them, then a link to the full list (``full``,
+    by default this one) when some are left out; the full list is then written (:func:`list_pages`)."""
+    items, more = capped_parts(view, here, listing, skip=skip, full=full)
+    return listing.ends[0] + items + listing.ends[1] + more
+
+
+def capped_parts(view: GameView, here: str, listing: Listing, *, skip: int = 0, full: Listing | None = None) -> tuple[str, str]:
+    """What :func:`capped` shows: the items, and what follows the list (nothing when every item is shown)."""
+    shown = listing.items[skip:skip + CAPPED]
+    items = listing.separator.join(listing.item(here, x) for x in shown)
+    if len(listing.items) <= skip + CAPPED:
+        return items, ""
+    full = full or listing
+    view.memo.setdefault("lists", {})[full.name] = full
+    return items, (f'<p class="rk-more">{len(shown)} of {len(listing.items) - skip} shown: '
+                   f"{a(here, full.source(view), f'all {len(full.items)}')}.</p>")
+
+
+def list_pages(view: GameView) -> Pages:
+    """The full lists the game's pages link to, each in pages of ``per_page`` items."""
+    pages: Pages = {}
+    for name, listing in sorted(view.memo.get("lists", {}).items()):
+        count = -(-len(listing.items) // listing.per_page)
+        for number in range(1, count + 1):
+            here = listing.source(view, number)
+            chunk = listing.items[(number - 1) * listing.per_page:number * listing.per_page]
+            turns = " ".join(f"<b>{n}</b>" if n == number else a(here, listing.source(view, n), n) for n in range(1, count + 1))
+            body = [
+                f"<p>{a(here, listing.back, 'Back')} · {plural(len(listing.items), 'scenario')}"
+                + (f"; page {number} of {count}: {turns}" if count > 1 else "") + "</p>",
+                listing.ends[0] + listing.separator.join(listing.item(here, x) for x in chunk) + listing.ends[1],
+            ]
+            title = listing.title + (f" ({number} of {count})" if count > 1 else "")
+            pages[here] = markdown_page(title, body, game=view.game.title, tags=("list",), searched=False)
+    return pages
 
 
 # --- Home -------------------------------------------------------------------------------------
@@ -466,10 +541,10 @@ def game_page(view: GameView) -> WrittenPage:
         links = ", ".join(a(here, view.entity_page(e), e[1]) for e in entities)
         body.append(f"<p><b>{esc(kind)}</b>: {links}</p>")
     body.append("<h2>Scenarios</h2>")
-    body.append(table(["scenario", "verdict", "status"], (
-        [a(here, view.scenario_page(r.id), r.title), verdict_with_readings(view, here, r), status_badge(r.status)]
-        for r in view.results
-    )))
+    body.append(capped(view, here, Listing(
+        "scenarios", "Scenarios", here, view.results, ends=table_ends(["scenario", "verdict", "status"]),
+        item=lambda at, r: table_row([a(at, view.scenario_page(r.id), r.title), verdict_with_readings(view, at, r),
+                                      status_badge(r.status)]))))
     return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
 
 
@@ -590,19 +665,20 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
             [f"<code>{esc(r.name)}</code>", esc(r.description), "engine default" if r.default else ""]
             for r in ruling.readings
         )))
-        depending = view.depending_on(ruling.id)
-        body.append("<p>Scenarios whose outcome depends on the reading: "
-                    + (", ".join(a(here, view.scenario_page(s), s) for s in depending) or "none yet") + "</p>")
+        depending = _depending_listing(view, ruling)
+        body.append(capped(view, here, depending) if depending.items
+                    else "<p>Scenarios whose outcome depends on the reading: none yet</p>")
     shown = view.demonstrating(ruling.id)
     body.append("<h2>Applied in the trace</h2>")
     body.append("<p>Scenarios whose run the engine explains by this ruling.</p>")
-    body.append(_scenario_list(view, here, shown) if shown else "<p>None.</p>")
+    body.append(_scenario_list(view, here, f"ruling-{ruling.id}", f"Scenarios applying {ruling.id}", shown)
+                if shown else "<p>None.</p>")
     declared = view.declared_only(ruling.id)
     if declared:
         body.append("<h2>Declared by the author only</h2>")
         body.append("<p>These scenarios list the ruling, but the engine's trace does not cite it: "
                     "they do not count as demonstrating it.</p>")
-        body.append(_scenario_list(view, here, declared))
+        body.append(_scenario_list(view, here, f"ruling-{ruling.id}-declared", f"Scenarios declaring {ruling.id} only", declared))
     related = [*ruling.example_of, *ruling.related]
     related += [r.id for r in catalogue.rulings if ruling.id in r.example_of + r.related and r.id not in related]
     if related:
@@ -618,12 +694,20 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
                          summary_only=True)
 
 
-def _scenario_list(view: GameView, here: str, results: list[Shown]) -> str:
-    return "<ul>" + "".join(
-        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.title)}"
-        f"{default_readings_note(view, here, r)}</li>"
-        for r in results
-    ) + "</ul>"
+def _scenario_list(view: GameView, here: str, name: str, title: str, results: list[Shown]) -> str:
+    """Scenarios, each with its verdict, capped (the full list is named ``name``)."""
+    def item(at: str, r: Shown) -> str:
+        return f"<li>{verdict(r)} {a(at, view.scenario_page(r.id), r.title)}{default_readings_note(view, at, r)}</li>"
+
+    return capped(view, here, Listing(name, title, here, results, item))
+
+
+def _depending_listing(view: GameView, ruling: Ruling, order: Sequence[str] | None = None) -> Listing:
+    """The scenarios whose outcome depends on the reading of ``ruling``, as on its page."""
+    return Listing(f"ruling-{ruling.id}-depending", f"Scenarios whose outcome depends on {ruling.id}", view.ruling_page(ruling.id),
+                   order if order is not None else view.depending_on(ruling.id),
+                   lambda at, s: a(at, view.scenario_page(s), s),
+                   ends=("<p>Scenarios whose outcome depends on the reading: ", "</p>"), separator=", ")
 
 
 # --- Scenario -------------------------------------------------------------------------------------
@@ -810,7 +894,7 @@ def entity_page(view: GameView, entity: Entity) -> WrittenPage:
     ) + "</ul>")
     scenarios = [view.by_id[sid] for sid in sorted(data.get("scenarios", ()))]
     body.append("<h2>Scenarios</h2>")
-    body.append(_scenario_list(view, here, scenarios))
+    body.append(_scenario_list(view, here, f"entity-{view.entity_slugs[entity]}", f"Scenarios of {name} ({kind})", scenarios))
     body.append(_open_questions(view, here, entity))
     return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
                          search_boost=ENTITY_SEARCH_BOOST, summary_only=True)
@@ -874,16 +958,16 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> WrittenPage:
     """Every scenario in which the engine made the two interact: verdict, what it did, the rulings cited."""
     here = view.pair_page(first, second)
     found = meetings(view, first, second)
-    items = []
-    for meeting in found:
+
+    def item(at: str, meeting: Meeting) -> str:
         result = meeting.result
-        title = result.title
-        cited = ", ".join(a(here, view.ruling_page(r), r) for r in meeting.rulings)
-        items.append(
-            f"<li>{verdict_with_readings(view, here, result)} {a(here, view.scenario_page(result.id), title)}"
-            f'<p class="rk-answer" data-search-exclude>{esc(meeting.answer())}</p>'
-            + (f'<p class="rk-cite">Rulings cited: {cited}</p>' if cited else "") + "</li>"
-        )
+        cited = ", ".join(a(at, view.ruling_page(r), r) for r in meeting.rulings)
+        return (f"<li>{verdict_with_readings(view, at, result)} {a(at, view.scenario_page(result.id), result.title)}"
+                f'<p class="rk-answer" data-search-exclude>{esc(meeting.answer())}</p>'
+                + (f'<p class="rk-cite">Rulings cited: {cited}</p>' if cited else "") + "</li>")
+
+    name = f"pair-{view.entity_slugs[first]}--{view.entity_slugs[second]}"
+    title = f"{entity_label(first)} meets {entity_label(second)}"
     rulings = sorted({r for meeting in found for r in meeting.rulings})
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {a(here, view.entity_page(first), entity_label(first))} × "
@@ -891,12 +975,12 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> WrittenPage:
         f"<p>The engine made them interact in {plural(len(found), 'scenario')}, under "
         f"{plural(len(rulings), 'ruling')}.</p>",
         "<h2>Scenarios</h2>",
-        f'<ul class="rk-meetings">{"".join(items)}</ul>',
+        capped(view, here, Listing(name, f"{title}: every scenario", here, found, item, ends=('<ul class="rk-meetings">', "</ul>"))),
         "<h2>Rulings</h2>",
         "<ul data-search-exclude>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
                          for r in rulings) + "</ul>",
     ]
-    return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",),
+    return markdown_page(title, body, game=view.game.title, tags=("pair",),
                          search_boost=PAIR_SEARCH_BOOST, summary_only=True)
 
 
@@ -959,10 +1043,12 @@ def coverage_page(model: SiteModel) -> WrittenPage:
         body.append(f"<p>{plural(len(rows), 'ruling')}; {len(uncovered)} of those that need a passing scenario have none"
                     + (": " + ", ".join(uncovered) if uncovered else ".") + "</p>")
         body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
-        disputed = [r for r in view.results if r.status == "disputed"]
+        disputed = Listing("disputed", "Disputed scenarios", here, [r for r in view.results if r.status == "disputed"],
+                           lambda at, r: f"<li>{a(at, view.scenario_page(r.id), r.id)} (disputed)</li>")
+        items, more = capped_parts(view, here, disputed)
         body.append("<h3>Ambiguous rulings and disputed scenarios</h3><ul>"
                     + "".join(f"<li>{a(here, view.ruling_page(r.id), r.id)} (ambiguous)</li>" for r in catalogue.with_status("ambiguous"))
-                    + "".join(f"<li>{a(here, view.scenario_page(r.id), r.id)} (disputed)</li>" for r in disputed) + "</ul>")
+                    + items + "</ul>" + more)
         body.append("<h3>Most connected entities</h3><ol>" + "".join(
             f"<li>{a(here, view.entity_page(e), entity_label(e))} — {plural(d, 'interaction')}</li>"
             for e, d in most_connected(view.graph)
@@ -993,9 +1079,11 @@ def disputes_page(model: SiteModel) -> WrittenPage:
         opened = [r for r in disputed if r.ruling is None]
         ruled = [r for r in disputed if r.ruling is not None]
         body.append(f'<h3 id="{esc(view.id)}-open">Open disputes</h3>')
-        body += [_open_dispute(view, here, r) for r in opened] or ["<p>None.</p>"]
+        body.append(capped(view, here, Listing("open-disputes", "Open disputes", here, opened, functools.partial(_open_dispute, view),
+                                               ends=("", ""), separator="\n", per_page=CAPPED)) if opened else "<p>None.</p>")
         body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
-        body += [_ruled_dispute(view, here, r) for r in ruled] or ["<p>None yet.</p>"]
+        body.append(capped(view, here, Listing("ruled-disputes", "Ruled disputes", here, ruled, functools.partial(_ruled_dispute, view),
+                                               ends=("", ""), separator="\n", per_page=CAPPED)) if ruled else "<p>None yet.</p>")
         body.append(f'<h3 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h3>')
         for ruling in view.game.catalogue.with_status("ambiguous"):
             body.append(f"<h4>{a(here, view.ruling_page(ruling.id), ruling.id)}</h4>")
@@ -1009,8 +1097,8 @@ def disputes_page(model: SiteModel) -> WrittenPage:
                 body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
                 body.append(_side_by_side(view, scenario_id, ruling))
             if len(depending) > SIDE_BY_SIDE_SHOWN:
-                body.append("<p>The outcome also depends on it in: " + ", ".join(
-                    a(here, view.scenario_page(s), s) for s in depending[SIDE_BY_SIDE_SHOWN:]) + "</p>")
+                also = replace(_depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"))
+                body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=_depending_listing(view, ruling)))
             if not depending:
                 body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
     return markdown_page("Disputes", body)
@@ -1112,6 +1200,8 @@ def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameVi
     pages: Pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
     for view in model.games.values():
         pages.update(game_pages(view) if game_pages is not None else pages_of_game(view, own_page))
+    for view in model.games.values():
+        pages.update(list_pages(view))  # the full lists of the game's pages and of the coverage and disputes pages
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.(md|json)$", p) and ".." not in p for p in pages)
     return pages
 

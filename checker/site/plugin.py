@@ -111,6 +111,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         self.written: dict[str, WrittenPage | PackedPage] = {}  # this build's pages, until each is read
         self.nav_html: dict[str, str] = {}  # the HTML of a page in the navigation, between reading and rendering
         self.summaries: set[str] = set()  # pages that search finds by their title and summary
+        self.unsearched: set[str] = set()  # pages search leaves out
         self.game_pages: dict[str, tuple[GameView, Pages]] = {}  # by game: the view they show, its pages
 
     def _root(self, config: MkDocsConfig) -> Path:
@@ -143,6 +144,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         settings = Path(config.config_file_path).read_text(encoding="utf-8")
         self.written = {}
         self.summaries = {source for source, page in generated.items() if not isinstance(page, str) and page.summary_only}
+        self.unsearched = {source for source, page in generated.items() if not isinstance(page, str) and not page.searched}
         for source, page in generated.items():
             existing = files.get_file_from_path(source)
             if existing is not None:
@@ -211,7 +213,8 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
             html = self.nav_html.pop(page.file.src_uri)
             page.toc = get_toc(toc_tokens(html))
             page.present_anchor_ids = set(ANCHOR.findall(html))
-        self.search[page.file.src_uri] = search_entries(page, searchable(html, page.file.src_uri in self.summaries))
+        source = page.file.src_uri
+        self.search[source] = [] if source in self.unsearched else search_entries(page, searchable(html, source in self.summaries))
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         return html
 
