@@ -55,6 +55,7 @@ from checker.trace import MECHANIC, Entity, TraceStep
 OPEN_QUESTIONS_SHOWN = 40
 CAPPED = 40  # items of a list that grows with the corpus shown on a page; the rest on its full list
 LISTED = 500  # items on each page of a full list
+DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
 ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first,
@@ -418,13 +419,14 @@ class Listing:
     ends: tuple[str, str] = ("<ul>", "</ul>")
     separator: str = ""
     per_page: int = LISTED
+    shown: int = CAPPED  # items a page shows before the link to the full list
 
     def source(self, view: GameView, number: int = 1) -> str:
         return page(view.id, "lists", self.name if number == 1 else f"{self.name}-{number}")
 
 
 def capped(view: GameView, here: str, listing: Listing, *, skip: int = 0, full: Listing | None = None) -> str:
-    """The list's items from ``skip`` on, at most :data:`CAPPED` of them, then a link to the full list (``full``,
+    """The list's items from ``skip`` on, at most ``listing.shown`` of them, then a link to the full list (``full``,
     by default this one) when some are left out; the full list is then written (:func:`list_pages`)."""
     items, more = capped_parts(view, here, listing, skip=skip, full=full)
     return listing.ends[0] + items + listing.ends[1] + more
@@ -432,9 +434,9 @@ def capped(view: GameView, here: str, listing: Listing, *, skip: int = 0, full: 
 
 def capped_parts(view: GameView, here: str, listing: Listing, *, skip: int = 0, full: Listing | None = None) -> tuple[str, str]:
     """What :func:`capped` shows: the items, and what follows the list (nothing when every item is shown)."""
-    shown = listing.items[skip:skip + CAPPED]
+    shown = listing.items[skip:skip + listing.shown]
     items = listing.separator.join(listing.item(here, x) for x in shown)
-    if len(listing.items) <= skip + CAPPED:
+    if len(listing.items) <= skip + listing.shown:
         return items, ""
     full = full or listing
     view.memo.setdefault("lists", {})[full.name] = full
@@ -443,21 +445,30 @@ def capped_parts(view: GameView, here: str, listing: Listing, *, skip: int = 0, 
 
 
 def list_pages(view: GameView) -> Pages:
-    """The full lists the game's pages link to, each in pages of ``per_page`` items."""
+    """The full lists the game's pages link to, each in pages of ``per_page`` items (written once per view)."""
+    written: dict[str, Pages] = view.memo.setdefault("list pages", {})
     pages: Pages = {}
     for name, listing in sorted(view.memo.get("lists", {}).items()):
-        count = -(-len(listing.items) // listing.per_page)
-        for number in range(1, count + 1):
-            here = listing.source(view, number)
-            chunk = listing.items[(number - 1) * listing.per_page:number * listing.per_page]
-            turns = " ".join(f"<b>{n}</b>" if n == number else a(here, listing.source(view, n), n) for n in range(1, count + 1))
-            body = [
-                f"<p>{a(here, listing.back, 'Back')} · {plural(len(listing.items), 'scenario')}"
-                + (f"; page {number} of {count}: {turns}" if count > 1 else "") + "</p>",
-                listing.ends[0] + listing.separator.join(listing.item(here, x) for x in chunk) + listing.ends[1],
-            ]
-            title = listing.title + (f" ({number} of {count})" if count > 1 else "")
-            pages[here] = markdown_page(title, body, game=view.game.title, tags=("list",), searched=False)
+        if name not in written:
+            written[name] = _list_pages(view, listing)
+        pages.update(written[name])
+    return pages
+
+
+def _list_pages(view: GameView, listing: Listing) -> Pages:
+    pages: Pages = {}
+    count = -(-len(listing.items) // listing.per_page)
+    for number in range(1, count + 1):
+        here = listing.source(view, number)
+        chunk = listing.items[(number - 1) * listing.per_page:number * listing.per_page]
+        turns = " ".join(f"<b>{n}</b>" if n == number else a(here, listing.source(view, n), n) for n in range(1, count + 1))
+        body = [
+            f"<p>{a(here, listing.back, 'Back')} · {plural(len(listing.items), 'scenario')}"
+            + (f"; page {number} of {count}: {turns}" if count > 1 else "") + "</p>",
+            listing.ends[0] + listing.separator.join(listing.item(here, x) for x in chunk) + listing.ends[1],
+        ]
+        title = listing.title + (f" ({number} of {count})" if count > 1 else "")
+        pages[here] = markdown_page(title, body, game=view.game.title, tags=("list",), searched=False)
     return pages
 
 
@@ -1080,10 +1091,10 @@ def disputes_page(model: SiteModel) -> WrittenPage:
         ruled = [r for r in disputed if r.ruling is not None]
         body.append(f'<h3 id="{esc(view.id)}-open">Open disputes</h3>')
         body.append(capped(view, here, Listing("open-disputes", "Open disputes", here, opened, functools.partial(_open_dispute, view),
-                                               ends=("", ""), separator="\n", per_page=CAPPED)) if opened else "<p>None.</p>")
+                                               ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if opened else "<p>None.</p>")
         body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
         body.append(capped(view, here, Listing("ruled-disputes", "Ruled disputes", here, ruled, functools.partial(_ruled_dispute, view),
-                                               ends=("", ""), separator="\n", per_page=CAPPED)) if ruled else "<p>None yet.</p>")
+                                               ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if ruled else "<p>None yet.</p>")
         body.append(f'<h3 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h3>')
         for ruling in view.game.catalogue.with_status("ambiguous"):
             body.append(f"<h4>{a(here, view.ruling_page(ruling.id), ruling.id)}</h4>")
@@ -1206,21 +1217,66 @@ def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameVi
     return pages
 
 
-def pages_of_game(view: GameView, own_page: OwnPages) -> Pages:
-    """A game's own pages: they depend on its scenarios' runs and nothing else."""
-    pages: Pages = {
-        view.home(): game_page(view),
-        view.vocabulary_page(): vocabulary_page(view),
-        view.facts_page(): facts_page(view),
-        view.rulings_page(): rulings_page(view),
+def pages_of_game(view: GameView, own_page: OwnPages, before: tuple[GameView, Pages] | None = None) -> Pages:
+    """A game's own pages: they depend on its scenarios' runs and nothing else.
+
+    ``before``: the game's last view and its pages. When only some scenarios changed, and neither the
+    interaction graph nor any scenario's ``cards:`` did, only the pages that show a changed scenario are
+    written again (its own, the game's, and those of its rulings, entities and pairs, before and after the
+    change); the others, and their full lists, are the last build's.
+    """
+    makers = _page_makers(view, own_page)
+    again = _pages_showing_changes(view, before[0]) if before is not None else None
+    if before is None or again is None:
+        return {source: make() for source, make in makers.items()}
+    old_view, old_pages = before
+    pages = {source: make() if source in again or source not in old_pages else old_pages[source] for source, make in makers.items()}
+    lists: dict[str, Listing] = view.memo.setdefault("lists", {})
+    written: dict[str, Pages] = view.memo.setdefault("list pages", {})
+    for name, listing in old_view.memo.get("lists", {}).items():
+        if listing.back in pages and listing.back not in again and name not in lists:
+            lists[name] = listing
+            if name in old_view.memo.get("list pages", {}):
+                written[name] = old_view.memo["list pages"][name]
+    return pages
+
+
+def _page_makers(view: GameView, own_page: OwnPages) -> dict[str, Callable[[], WrittenPage | PackedPage | str]]:
+    makers: dict[str, Callable[[], WrittenPage | PackedPage | str]] = {
+        view.home(): functools.partial(game_page, view),
+        view.vocabulary_page(): functools.partial(vocabulary_page, view),
+        view.facts_page(): functools.partial(facts_page, view),
+        view.rulings_page(): functools.partial(rulings_page, view),
     }
     for ruling in view.game.catalogue.rulings:
-        pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
+        makers[view.ruling_page(ruling.id)] = functools.partial(ruling_page, view, ruling)
     for result in view.results:
-        pages[view.scenario_page(result.id)] = own_page(view, result)
+        makers[view.scenario_page(result.id)] = functools.partial(own_page, view, result)
     for entity in view.graph:
-        pages[view.entity_page(entity)] = entity_page(view, entity)
+        makers[view.entity_page(entity)] = functools.partial(entity_page, view, entity)
     for first, second in connected_pairs(view):
-        pages[view.pair_page(first, second)] = pair_page(view, first, second)
-    pages[view.pairs_data()] = pair_picker_data(view)
-    return pages
+        makers[view.pair_page(first, second)] = functools.partial(pair_page, view, first, second)
+    makers[view.pairs_data()] = functools.partial(pair_picker_data, view)
+    return makers
+
+
+def _pages_showing_changes(view: GameView, before: GameView) -> set[str] | None:
+    """The pages of ``view`` that show a scenario added, removed or whose summary differs from ``before``'s; None
+    when every page may have changed (a scenario's ``cards:`` changed, or which entities or pairs the graph has).
+
+    What the graph says of an entity or a pair (its scenarios, its rulings) changes only with the scenarios that
+    name it, whose entities and pairs are among those written again."""
+    old, new = before.by_id, view.by_id
+    changed = [(old.get(i), new.get(i)) for i in old.keys() | new.keys() if old.get(i) is not new.get(i)]
+    if any(was is not None and now is not None and was.cards != now.cards for was, now in changed):
+        return None
+    if before.graph.nodes.keys() != view.graph.nodes.keys() or {frozenset(e) for e in before.graph.edges} != {frozenset(e) for e in view.graph.edges}:
+        return None
+    again = {view.home(), view.rulings_page()}
+    for summary in (s for pair in changed for s in pair if s is not None):
+        again.add(view.scenario_page(summary.id))
+        rulings = {*summary.demonstrated, *summary.uncited, *summary.touched, *summary.readings}
+        again.update(view.ruling_page(r) for r in rulings if r in view.game.catalogue)
+        again.update(view.entity_page(e) for e in summary.entities)
+        again.update(view.pair_page(a, b) for a, b in summary.meetings)
+    return again

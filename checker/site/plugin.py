@@ -172,12 +172,13 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         return files
 
     def _pages_of_game(self, view: GameView) -> Pages:
-        """A game's pages, written again only when the game's view changed since the last build."""
+        """A game's pages: the last build's when the game's view has not changed, else those that show a
+        changed scenario written again (:func:`checker.site.pages.pages_of_game`)."""
         if not self.dirty:  # a single build: nothing to keep
             return pages_of_game(view, self.played.own_page)
         kept = self.game_pages.get(view.id)
         if kept is None or kept[0] is not view:
-            kept = self.game_pages[view.id] = (view, pages_of_game(view, self.played.own_page))
+            kept = self.game_pages[view.id] = (view, pages_of_game(view, self.played.own_page, kept))
         return kept[1]
 
     def _forget(self, config: MkDocsConfig, gone: set[str]) -> None:
