@@ -18,6 +18,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from material.plugins.search.plugin import Parser, SearchIndex
+from mkdocs.structure.toc import get_toc
+
 from checker import reference
 from checker.catalogue import MUST_BE_COVERED, Ruling
 from checker.compare import flatten
@@ -53,6 +56,7 @@ from checker.scenario import Scenario
 from checker.trace import MECHANIC, Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
+SCALARS: dict[Any, str] = {True: "true", False: "false", None: "null"}
 CAPPED = 40  # items of a list that grows with the corpus shown on a page; the rest on its full list
 LISTED = 500  # items on each page of a full list
 DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
@@ -174,12 +178,17 @@ class PackedPage:
     packed: bytes  # the HTML, UTF-8, zlib
     summary_only: bool
     digest: str
-
-    @classmethod
-    def of(cls, page: WrittenPage) -> PackedPage:
-        return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest)
+    search: list[dict[str, Any]] | None = None  # its search entries, when made with it (:func:`search_entries`)
 
     searched = True
+
+    @classmethod
+    def of(cls, page: WrittenPage, source: str | None = None) -> PackedPage:
+        """The page packed; with its ``source`` path, its search entries made now too."""
+        search = None
+        if source is not None:
+            search = search_entries(page.meta, get_toc(toc_tokens(page.html)), url(source), searchable(page.html, page.summary_only))
+        return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest, search)
 
     def unpacked(self) -> WrittenPage:
         return WrittenPage(self.meta, zlib.decompress(self.packed).decode("utf-8"), self.summary_only)
@@ -220,6 +229,29 @@ def searchable(html_text: str, summary_only: bool) -> str:
     if summary_only and "<h2" in html_text:
         html_text = html_text[: html_text.index("<h2")]
     return SEARCH_EXCLUDED.sub("", html_text)
+
+
+@dataclass(frozen=True)
+class _Indexed:
+    """What the search plugin reads of a page besides its sections: its meta (title, tags, boost)."""
+
+    meta: dict[str, Any]
+
+    @property
+    def title(self) -> Any:
+        return self.meta.get("title")
+
+
+def search_entries(meta: dict[str, Any], toc: Any, page_url: str, html_text: str) -> list[dict[str, Any]]:
+    """The search plugin's entries for a page at ``page_url``, its sections split and read by the plugin's own parser."""
+    index = SearchIndex()
+    parser = Parser()
+    parser.feed(html_text)
+    parser.close()
+    for section in parser.data:
+        if not section.is_excluded():
+            index.create_entry_for_section(section, toc, page_url, _Indexed(meta))
+    return index.entries
 
 
 def verdict(result: RunResult | Shown) -> str:
@@ -1180,6 +1212,10 @@ def yaml_cell(facts: Mapping[str, Any], key: str) -> str:
 def _value_cell(there: bool, value: Any) -> str:
     if not there:
         return "—"
+    if value is None or type(value) is bool:  # as YAML writes them, without its emitter
+        return f'<code class="rk-yaml">{SCALARS[value]}</code>'
+    if type(value) is int:
+        return f'<code class="rk-yaml">{value}</code>'
     text = yaml_text(value, flow_leaves=True).strip()
     text = text[: -len("...")].rstrip() if text.endswith("\n...") else text
     return f'<code class="rk-yaml">{esc(text)}</code>'

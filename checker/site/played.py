@@ -51,7 +51,8 @@ def play(path: Path, text: str) -> Played:
     shown = summarize(result, exploration, game.catalogue)
     view = GameView.of(game, [shown])
     page = scenario_page(view, result, shown, text)
-    return Played(text, shown, invalid, PackedPage.of(page), {e: view.entity_slugs[e] for e in shown.entities})
+    packed = PackedPage.of(page, view.scenario_page(scenario.id))
+    return Played(text, shown, invalid, packed, {e: view.entity_slugs[e] for e in shown.entities})
 
 
 def _play_file(path: Path) -> Played:

@@ -25,7 +25,6 @@ from typing import Any, Literal
 
 import jinja2
 import jinja2.bccache
-from material.plugins.search.plugin import Parser, SearchIndex
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -38,7 +37,9 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from checker.site.model import GameView
-from checker.site.pages import PackedPage, Pages, WrittenPage, all_pages, pages_of_game, searchable, toc_tokens
+from checker.site.pages import (
+    PackedPage, Pages, WrittenPage, all_pages, pages_of_game, search_entries, searchable, toc_tokens, url,
+)
 from checker.site.played import PlayedCache, build_model
 
 ASSETS = Path(__file__).parent / "assets"
@@ -70,6 +71,7 @@ class GeneratedPage(Page):
     def __init__(self, file: File, config: MkDocsConfig, written: WrittenPage | PackedPage) -> None:
         super().__init__(None, file, config)
         self.written: WrittenPage | PackedPage | None = written
+        self.indexed = written.search if isinstance(written, PackedPage) else None  # its search entries, when made
 
     def read_source(self, config: MkDocsConfig) -> None:
         assert self.written is not None, f"{self.file.src_uri} was already rendered"
@@ -215,7 +217,12 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
             page.toc = get_toc(toc_tokens(html))
             page.present_anchor_ids = set(ANCHOR.findall(html))
         source = page.file.src_uri
-        self.search[source] = [] if source in self.unsearched else search_entries(page, searchable(html, source in self.summaries))
+        if source in self.unsearched:
+            self.search[source] = []
+        elif isinstance(page, GeneratedPage) and page.indexed is not None and page.url == url(source):
+            self.search[source] = page.indexed
+        else:
+            self.search[source] = search_entries(page.meta, page.toc, page.url, searchable(html, source in self.summaries))
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         return html
 
@@ -253,15 +260,3 @@ def _dirty_warning_as_information(record: logging.LogRecord) -> bool:
     if record.levelno == logging.WARNING and record.getMessage().startswith("A 'dirty' build is being performed"):
         record.levelno, record.levelname = logging.INFO, "INFO"
     return True
-
-
-def search_entries(page: Page, html: str) -> list[dict[str, Any]]:
-    """The search plugin's entries for a page, its sections split and read by the plugin's own parser."""
-    index = SearchIndex()
-    parser = Parser()
-    parser.feed(html)
-    parser.close()
-    for section in parser.data:
-        if not section.is_excluded():
-            index.create_entry_for_section(section, page.toc, page.url, page)
-    return index.entries
