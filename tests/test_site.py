@@ -352,7 +352,7 @@ def test_a_full_list_longer_than_a_page_is_split_into_pages_linked_to_one_anothe
     pages = list_pages(view)
     count = -(-len(view.results) // 30)
     assert list(pages) == [f"{MR}/lists/every.md", *(f"{MR}/lists/every-{n}.md" for n in range(2, count + 1))]
-    html = [page.html for page in pages.values()]  # type: ignore[union-attr]
+    html = [page.unpacked().html for page in pages.values()]  # type: ignore[union-attr]
     assert [item for body in html for item in re.findall(r"<li>([^<]+)</li>", body)] == [r.id for r in view.results]
     assert f"page 2 of {count}" in html[1] and '<a href="../every/">1</a>' in html[1] and '<a href="../every-3/">3</a>' in html[1]
     assert not any(page.searched for page in pages.values())  # type: ignore[union-attr]

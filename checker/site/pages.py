@@ -172,15 +172,14 @@ class WrittenPage:
 
 @dataclass(frozen=True)
 class PackedPage:
-    """A written page kept compressed until MkDocs reads it (a scenario's page, from the worker that ran it)."""
+    """A written page kept compressed until MkDocs reads it."""
 
     meta: dict[str, Any]
     packed: bytes  # the HTML, UTF-8, zlib
     summary_only: bool
     digest: str
     search: list[dict[str, Any]] | None = None  # its search entries, when made with it (:func:`search_entries`)
-
-    searched = True
+    searched: bool = True
 
     @classmethod
     def of(cls, page: WrittenPage, source: str | None = None) -> PackedPage:
@@ -188,10 +187,10 @@ class PackedPage:
         search = None
         if source is not None:
             search = search_entries(page.meta, get_toc(toc_tokens(page.html)), url(source), searchable(page.html, page.summary_only))
-        return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest, search)
+        return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest, search, page.searched)
 
     def unpacked(self) -> WrittenPage:
-        return WrittenPage(self.meta, zlib.decompress(self.packed).decode("utf-8"), self.summary_only)
+        return WrittenPage(self.meta, zlib.decompress(self.packed).decode("utf-8"), self.summary_only, self.searched)
 
 
 def markdown_page(
@@ -482,7 +481,7 @@ def list_pages(view: GameView) -> Pages:
     pages: Pages = {}
     for name, listing in sorted(view.memo.get("lists", {}).items()):
         if name not in written:
-            written[name] = _list_pages(view, listing)
+            written[name] = packed(_list_pages(view, listing))
         pages.update(written[name])
     return pages
 
@@ -1242,15 +1241,20 @@ OwnPages = Callable[[GameView, Shown], "WrittenPage | PackedPage"]
 
 
 def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameView], Pages] | None = None) -> Pages:
-    """Every generated page (and the game pages' JSON data, as text) by source path. ``own_page(view, result)`` gives
-    a scenario's own page; ``game_pages(view)`` a game's pages (default :func:`pages_of_game`)."""
-    pages: Pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
+    """Every generated page (and the game pages' JSON data, as text) by source path, packed. ``own_page(view, result)``
+    gives a scenario's own page; ``game_pages(view)`` a game's pages (default :func:`pages_of_game`)."""
+    pages: Pages = packed({"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)})
     for view in model.games.values():
-        pages.update(game_pages(view) if game_pages is not None else pages_of_game(view, own_page))
+        pages.update(game_pages(view) if game_pages is not None else packed(pages_of_game(view, own_page)))
     for view in model.games.values():
         pages.update(list_pages(view))  # the full lists of the game's pages and of the coverage and disputes pages
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.(md|json)$", p) and ".." not in p for p in pages)
     return pages
+
+
+def packed(pages: Pages) -> Pages:
+    """The pages, each kept compressed until MkDocs reads it (a site at scale holds hundreds of MiB of HTML)."""
+    return {source: PackedPage.of(page) if isinstance(page, WrittenPage) else page for source, page in pages.items()}
 
 
 def pages_of_game(view: GameView, own_page: OwnPages, before: tuple[GameView, Pages] | None = None) -> Pages:

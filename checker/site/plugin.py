@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import zlib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,7 +39,7 @@ from mkdocs.structure.toc import get_toc
 
 from checker.site.model import GameView
 from checker.site.pages import (
-    PackedPage, Pages, WrittenPage, all_pages, pages_of_game, search_entries, searchable, toc_tokens, url,
+    PackedPage, Pages, WrittenPage, all_pages, packed, pages_of_game, search_entries, searchable, toc_tokens, url,
 )
 from checker.site.played import PlayedCache, build_model
 
@@ -66,12 +67,35 @@ class GeneratedFile(File):
 
 
 class GeneratedPage(Page):
-    """A generated page outside the navigation: its meta and HTML come from the plugin, not from Markdown."""
+    """A generated page outside the navigation: its meta and HTML come from the plugin, not from Markdown.
+
+    MkDocs renders every page before it writes the first; a generated page keeps its HTML compressed
+    in between. ``content`` unpacks it when read; the last page read stays unpacked, so that setting it to
+    the very text read (as the search plugin and this one do) packs nothing again."""
+
+    _last: tuple[bytes, str] | None = None  # the last page read, packed and unpacked
 
     def __init__(self, file: File, config: MkDocsConfig, written: WrittenPage | PackedPage) -> None:
+        self._packed: bytes | None = None
         super().__init__(None, file, config)
         self.written: WrittenPage | PackedPage | None = written
         self.indexed = written.search if isinstance(written, PackedPage) else None  # its search entries, when made
+
+    @property  # type: ignore[override]
+    def content(self) -> str | None:
+        last = GeneratedPage._last
+        if self._packed is None or (last is not None and last[0] is self._packed):
+            return None if self._packed is None else last[1]  # type: ignore[index]
+        html = zlib.decompress(self._packed).decode("utf-8")
+        GeneratedPage._last = (self._packed, html)
+        return html
+
+    @content.setter
+    def content(self, html: str | None) -> None:
+        last = GeneratedPage._last
+        if html is not None and last is not None and last[0] is self._packed and last[1] is html:
+            return
+        self._packed = None if html is None else zlib.compress(html.encode("utf-8"), 1)
 
     def read_source(self, config: MkDocsConfig) -> None:
         assert self.written is not None, f"{self.file.src_uri} was already rendered"
@@ -80,10 +104,14 @@ class GeneratedPage(Page):
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         assert self.written is not None, f"{self.file.src_uri} was already rendered"
-        self.content = self.written.unpacked().html
+        if isinstance(self.written, PackedPage):
+            self._packed = self.written.packed
+            html = self.content
+        else:
+            self.content = html = self.written.html
         self.written = None  # the HTML lives on in self.content until the page is written
-        self.toc = get_toc(toc_tokens(self.content))
-        self.present_anchor_ids = set(ANCHOR.findall(self.content))
+        self.toc = get_toc(toc_tokens(html))
+        self.present_anchor_ids = set(ANCHOR.findall(html))
         self.links_to_anchors = {}
 
 
@@ -177,10 +205,10 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         """A game's pages: the last build's when the game's view has not changed, else those that show a
         changed scenario written again (:func:`checker.site.pages.pages_of_game`)."""
         if not self.dirty:  # a single build: nothing to keep
-            return pages_of_game(view, self.played.own_page)
+            return packed(pages_of_game(view, self.played.own_page))
         kept = self.game_pages.get(view.id)
         if kept is None or kept[0] is not view:
-            kept = self.game_pages[view.id] = (view, pages_of_game(view, self.played.own_page, kept))
+            kept = self.game_pages[view.id] = (view, packed(pages_of_game(view, self.played.own_page, kept)))
         return kept[1]
 
     def _forget(self, config: MkDocsConfig, gone: set[str]) -> None:
