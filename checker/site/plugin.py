@@ -1,18 +1,21 @@
 """The MkDocs plugin (entry point ``rulings``) that generates the rulings website.
 
-At build time it runs every scenario with the engine, writes every page, and adds the
-front-end files: ours from this package, Cytoscape.js from ``node_modules`` (installed from
-the npm registry by the setup, never committed). ``mkdocs serve`` rebuilds when a scenario,
-a catalogue or a rules module changes.
+At build time it runs every scenario with the engine, on every core, each scenario's own page
+written by the worker that ran it (:mod:`checker.site.played`), writes every other page, and
+adds the front-end files: ours from this package, Cytoscape.js from ``node_modules``
+(installed from the npm registry by the setup, never committed). ``mkdocs serve`` rebuilds
+when a scenario, a catalogue or a rules module changes. Pages are kept compressed until
+MkDocs writes them.
 
 A generated page is HTML already: the pages outside the navigation (all but a few) skip
 Markdown (:class:`GeneratedPage`), and the plugin indexes them for search itself, with the
 search plugin's own parser, from their text without the parts marked ``data-search-exclude``.
 
 The plugin lives as long as ``mkdocs serve`` (it has ``on_startup``): it keeps each scenario
-file's run (:class:`checker.site.model.Played`) and each page's digest. Under
-``mkdocs serve --dirty`` a rebuild re-runs only the files that changed and renders, indexes
-and writes only the pages whose text changed.
+file's run (:class:`checker.site.played.Played`), each game's view and pages, and each page's
+digest. Under ``mkdocs serve --dirty`` a rebuild re-runs only the files that changed, writes
+again only the pages that show a changed scenario (:func:`checker.site.pages.pages_of_game`),
+and renders, indexes and writes only the pages whose text changed.
 """
 
 from __future__ import annotations
