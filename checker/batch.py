@@ -50,11 +50,13 @@ U = TypeVar("U")
 _work: Callable[[Path], object] | None = None  # what a forked worker does with each file
 
 
-def each_file(files: Sequence[Path], work: Callable[[Path], U], jobs: int) -> Iterator[U]:
+def each_file(files: Sequence[Path], work: Callable[[Path], U], jobs: int,
+              prepare: Callable[[], object] | None = None) -> Iterator[U]:
     """``work(path)`` for every file, in the order of ``files``, on ``jobs`` forked processes (one below
     :data:`PARALLEL_FROM` files, or where processes cannot be forked). The workers inherit ``work`` and
-    whatever the caller has imported or built before the call; only each path and what ``work`` returns
-    cross between processes, so it must return something picklable."""
+    whatever is imported or built before they start, ``prepare()`` last (what each would otherwise build
+    again; not called when one process does the work); only each path and what ``work`` returns cross
+    between processes, so it must return something picklable."""
     global _work
     if jobs <= 1 or len(files) < PARALLEL_FROM:
         yield from (work(path) for path in files)
@@ -64,6 +66,8 @@ def each_file(files: Sequence[Path], work: Callable[[Path], U], jobs: int) -> It
     if "fork" not in multiprocessing.get_all_start_methods():
         yield from (work(path) for path in files)
         return
+    if prepare is not None:
+        prepare()
     _work = work  # inherited by the forked workers, not sent to them
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -78,8 +82,7 @@ def _in_worker(path: Path) -> object:
 
 
 def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:
-    list(suite.games.values())  # every game imported once, here, not again in each worker
-    return each_file(files, functools.partial(_check_one, suite, render), jobs)
+    return each_file(files, functools.partial(_check_one, suite, render), jobs, prepare=lambda: list(suite.games.values()))
 
 
 def _check_one(suite: Suite, render: Callable[[RunResult], T], path: Path) -> _Done[T]:

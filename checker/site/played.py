@@ -59,6 +59,11 @@ def _play_file(path: Path) -> Played:
     return play(path, path.read_text(encoding="utf-8"))
 
 
+def _every_game() -> None:
+    """Every game imported once, before the workers start, not again in each of them."""
+    list(suite.games().values())
+
+
 class PlayedCache:
     """Every scenario file played, by path; a file whose text has not changed is not played again."""
 
@@ -92,8 +97,7 @@ class PlayedCache:
         file uses among them); the cache then holds these files only."""
         texts = {path: path.read_text(encoding="utf-8") for path in paths}
         changed = [path for path in paths if (kept := self.files.get(str(path))) is None or kept.text != texts[path]]
-        suite.games()  # every game imported once, here, not again in each worker
-        fresh = dict(zip(changed, batch.each_file(changed, _play_file, self.jobs)))
+        fresh = dict(zip(changed, batch.each_file(changed, _play_file, self.jobs, prepare=_every_game)))
         played_now: dict[str, Played] = {}
         first_file: dict[str, str] = {}
         shown: list[Shown] = []
