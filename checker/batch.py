@@ -7,6 +7,7 @@ for uniqueness here, in file order, as :meth:`checker.suite.Suite.load_many` doe
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,31 +46,43 @@ def check_files(suite: Suite, files: Sequence[Path], render: Callable[[RunResult
 
 
 _Done = tuple[Path, "str | None", Checked[T]]
-_work: tuple[Suite, Callable[[RunResult], object]] | None = None  # what a forked worker checks with
+U = TypeVar("U")
+_work: Callable[[Path], object] | None = None  # what a forked worker does with each file
 
 
-def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:
+def each_file(files: Sequence[Path], work: Callable[[Path], U], jobs: int,
+              prepare: Callable[[], object] | None = None) -> Iterator[U]:
+    """``work(path)`` for every file, in the order of ``files``, on ``jobs`` forked processes (one below
+    :data:`PARALLEL_FROM` files, or where processes cannot be forked). The workers inherit ``work`` and
+    whatever is imported or built before they start, ``prepare()`` last (what each would otherwise build
+    again; not called when one process does the work); only each path and what ``work`` returns cross
+    between processes, so it must return something picklable."""
     global _work
     if jobs <= 1 or len(files) < PARALLEL_FROM:
-        yield from (_check_one(suite, render, path) for path in files)
+        yield from (work(path) for path in files)
         return
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        yield from (_check_one(suite, render, path) for path in files)
+        yield from (work(path) for path in files)
         return
-    list(suite.games.values())  # every game imported once, here, not again in each worker
-    _work = (suite, render)  # inherited by the forked workers, not sent to them
+    if prepare is not None:
+        prepare()
+    _work = work  # inherited by the forked workers, not sent to them
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            yield from pool.imap(_check_in_worker, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
+            yield from pool.imap(_in_worker, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
     finally:
         _work = None
 
 
-def _check_in_worker(path: Path) -> _Done[object]:
+def _in_worker(path: Path) -> object:
     assert _work is not None
-    return _check_one(*_work, path)
+    return _work(path)
+
+
+def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:
+    return each_file(files, functools.partial(_check_one, suite, render), jobs, prepare=lambda: list(suite.games.values()))
 
 
 def _check_one(suite: Suite, render: Callable[[RunResult], T], path: Path) -> _Done[T]:

@@ -9,6 +9,7 @@ from checker.citations import covered
 from checker.game import Game
 from checker.runner import RunResult
 from checker.site.graphs import interaction_graph, open_questions
+from checker.site.model import summarize
 from checker.trace import Entity
 
 
@@ -24,5 +25,6 @@ def gaps(game: Game, results: Iterable[RunResult]) -> Gaps:
     mine = [r for r in results if r.scenario is not None and r.scenario.game == game.id]
     shown = covered(mine, game.catalogue, verdicts=("pass", "question"))
     uncited = tuple(r.id for r in game.catalogue.rulings if r.status != "not-testable" and r.id not in shown)
-    pairs = open_questions(interaction_graph(mine, game.catalogue), game.question_kinds)
+    summaries = [summarize(r, None, game.catalogue) for r in mine]
+    pairs = open_questions(interaction_graph(summaries, game.catalogue), game.question_kinds)
     return Gaps(uncited, tuple(pairs), game.question_kinds)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,6 +15,7 @@ from checker.site.model import page, slug
 from tests.conftest import HOSTILE_TITLE, Site
 
 MR = "monster-rancher-bc2"
+ZB = "zatch-bell"
 
 
 class Links(HTMLParser):
@@ -155,6 +157,16 @@ def scenario_body(site: Site, result) -> str:
     return page_body(site.folder / result.scenario.game / "scenarios" / result.id / "index.html")
 
 
+def game_row(site: Site, game: str, scenario_id: str) -> str:
+    """A scenario's row on its game page or, past the first rows, on the full list the game page links to."""
+    folder = site.folder / game
+    for path in [folder / "index.html", *sorted((folder / "lists").glob("scenarios*/index.html"))]:
+        body = page_body(path)
+        if f'scenarios/{scenario_id}/"' in body:
+            return body[body.index(f'scenarios/{scenario_id}/"'):].split("</tr>")[0]
+    raise AssertionError(f"{scenario_id} is in no list of {game}")
+
+
 def test_a_pass_on_default_readings_says_so_beside_its_verdict_and_links_them(site: Site, results) -> None:
     resting = [r for r in results if r.verdict == "pass" and set(r.readings) - set(r.scenario.readings)]
     pinned = [r for r in results if r.verdict == "pass" and r.readings and set(r.readings) <= set(r.scenario.readings)]
@@ -167,8 +179,7 @@ def test_a_pass_on_default_readings_says_so_beside_its_verdict_and_links_them(si
         assert f"depends on the default reading of {count}" in verdict_line, result.id
         for ruling in defaults:
             assert f'href="../../rulings/{ruling}/"' in verdict_line, (result.id, ruling)
-        game = page_body(site.folder / result.scenario.game / "index.html")
-        row = game[game.index(f'href="scenarios/{result.id}/"'):].split("</tr>")[0]
+        row = game_row(site, result.scenario.game, result.id)
         assert "depends on the default reading" in row, result.id
     for result in pinned:
         assert "depends on the default reading" not in scenario_body(site, result), result.id
@@ -206,8 +217,8 @@ def test_entities_are_classified_by_what_they_are(site: Site) -> None:
 
 
 def test_every_connected_pair_has_a_page_listing_its_scenarios(site: Site) -> None:
-    from checker.site.model import build_model
     from checker.site.pairs import connected_pairs, meetings
+    from checker.site.played import build_model
     from tests.conftest import SCENARIOS
 
     view = build_model(SCENARIOS).games[MR]
@@ -290,3 +301,76 @@ def test_the_rulings_page_lists_every_ruling_under_the_sections_the_game_page_li
         assert anchors and len(anchors) == len(set(anchors)), game_id
         for anchor in anchors:
             assert f'<h2 id="{anchor}">' in listing, (game_id, anchor)
+
+
+# --- Lists that grow with the corpus ---------------------------------------------------------------
+
+
+def test_a_game_page_shows_its_first_scenarios_and_links_the_full_list_of_every_one(site: Site, results) -> None:
+    from checker.site.pages import CAPPED
+
+    game = page_body(site.folder / ZB / "index.html")
+    rows = game[game.index('id="scenarios"'):].split("</table>")[0].count("<tr>") - 1  # the header row aside
+    assert rows == CAPPED
+    more = game[game.index('class="rk-more"'):].split("</p>")[0]
+    mine = sorted(r.id for r in results if r.scenario.game == ZB)
+    assert f"{CAPPED} of {len(mine)} shown" in more and 'href="lists/scenarios/"' in more
+    listed = re.findall(r'href="\.\./\.\./scenarios/([^/"]+)/"', page_body(site.folder / ZB / "lists" / "scenarios" / "index.html"))
+    assert listed == mine, "the full list has every scenario of the game, once, in order"
+
+
+def test_every_scenario_a_ruling_page_leaves_out_is_on_its_full_list(site: Site) -> None:
+    from checker.site.pages import CAPPED
+
+    capped = [p for p in (site.folder / ZB / "rulings").glob("*/index.html") if 'class="rk-more"' in page_body(p)]
+    assert capped, "the real corpus has rulings applied in more scenarios than a page shows"
+    for path in capped[:5]:
+        body = page_body(path)
+        applied = body[body.index('id="applied-in-the-trace"'):].split("</ul>")[0]
+        assert applied.count("<li>") == CAPPED
+        shown = re.findall(r'href="\.\./\.\./scenarios/([^/"]+)/"', applied)
+        full = page_body(site.folder / ZB / "lists" / f"ruling-{path.parent.name}" / "index.html")
+        listed = re.findall(r'<li>.*?href="\.\./\.\./scenarios/([^/"]+)/"', full)
+        assert shown == listed[:CAPPED] and len(listed) > CAPPED and len(set(listed)) == len(listed)
+
+
+def test_full_lists_are_left_out_of_search(site: Site) -> None:
+    docs = json.loads((site.folder / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    assert not [doc["location"] for doc in docs if "/lists/" in doc["location"]]
+
+
+def test_a_full_list_longer_than_a_page_is_split_into_pages_linked_to_one_another() -> None:
+    from dataclasses import replace
+
+    from checker.site.pages import Listing, capped, list_pages
+    from checker.site.played import PlayedCache, build_model
+    from tests.conftest import SCENARIOS
+
+    view = build_model(SCENARIOS / MR, PlayedCache(jobs=1)).games[MR]
+    listing = Listing("every", "Every scenario", view.home(), view.results, lambda at, r: f"<li>{r.id}</li>", per_page=30)
+    capped(view, view.home(), listing)
+    pages = list_pages(view)
+    count = -(-len(view.results) // 30)
+    assert list(pages) == [f"{MR}/lists/every.md", *(f"{MR}/lists/every-{n}.md" for n in range(2, count + 1))]
+    html = [page.unpacked().html for page in pages.values()]  # type: ignore[union-attr]
+    assert [item for body in html for item in re.findall(r"<li>([^<]+)</li>", body)] == [r.id for r in view.results]
+    assert f"page 2 of {count}" in html[1] and '<a href="../every/">1</a>' in html[1] and '<a href="../every-3/">3</a>' in html[1]
+    assert not any(page.searched for page in pages.values())  # type: ignore[union-attr]
+    view.memo.clear()
+    assert capped(view, view.home(), replace(listing, items=view.results[:40])).count("<li>") == 40 and not list_pages(view)
+
+
+def test_a_site_played_on_two_processes_is_the_site_played_on_one() -> None:
+    from checker import batch
+    from checker.site.pages import all_pages
+    from checker.site.played import PlayedCache, build_model
+    from tests.conftest import SCENARIOS
+
+    assert len(list((SCENARIOS / MR).glob("*.yaml"))) >= batch.PARALLEL_FROM  # so two processes play them
+
+    def digests(jobs: int) -> dict[str, str]:
+        cache = PlayedCache(jobs=jobs)
+        pages = all_pages(build_model(SCENARIOS / MR, cache), cache.own_page)
+        return {source: page if isinstance(page, str) else page.digest for source, page in pages.items()}
+
+    assert digests(2) == digests(1)

@@ -76,3 +76,39 @@ def test_a_dirty_rebuild_after_one_edit_writes_only_the_pages_it_changes(tmp_pat
     titles = [doc["title"] for doc in docs if doc["location"].startswith("monster-rancher-bc2/scenarios/counter-rounding/")]
     assert len(titles) == 1 and titles[0].startswith("Edited, Counter against 5 damage sends 2"), titles
     assert len(docs) == len(indexed), "every page is still in the search index, once"
+
+
+def test_a_dirty_rebuild_after_edits_gives_the_site_a_clean_build_gives(tmp_path: Path) -> None:
+    """Pages the edits change are written again, whatever the edit changes (a title, a verdict, the file no longer
+    valid); the pages kept from the last build are those a clean build writes the same."""
+    import shutil
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from checker.site.build import site_config
+
+    scenarios = tmp_path / "scenarios" / "monster-rancher-bc2"
+    shutil.copytree(ROOT / "scenarios" / "monster-rancher-bc2", scenarios)
+    config_file = str(site_config(ROOT / "mkdocs.yml", tmp_path / "served", scenarios.parent, ROOT / "node_modules"))
+    first = load_config(config_file)
+    first.plugins.on_startup(command="serve", dirty=True)
+    edits = [
+        ("counter-rounding.yaml", "\ntitle: ", "\ntitle: Edited, "),
+        ("counter-against-belly-blow.yaml", "A: {monsters: {Naga: {lp: 18}}}", "A: {monsters: {Naga: {lp: 17}}}"),  # now a FAIL
+        ("counter-rounding.yaml", "\ntitle: ", "\ntitle: Broken: "),  # no longer YAML: gone from its game's pages
+    ]
+    try:
+        build(first, dirty=True)
+        for name, old, new in edits:
+            edited = scenarios / name
+            edited.write_text(edited.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+            build(load_config(config_file), dirty=True)
+    finally:
+        first.plugins.on_shutdown()
+    clean = build_site(tmp_path / "clean", scenarios.parent)
+    served = tmp_path / "served" / "site"
+    pages = {p.relative_to(clean) for p in clean.rglob("*.html")}
+    assert pages == {p.relative_to(served) for p in served.rglob("*.html")}
+    differ = [p for p in sorted(pages) if (clean / p).read_bytes() != (served / p).read_bytes()]
+    assert not differ, differ[:10]

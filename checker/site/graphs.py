@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 import networkx as nx
 
 from checker.catalogue import Catalogue
 from checker.procedure import Procedure
-from checker.runner import RunResult
 from checker.site import layout
 from checker.trace import Entity
+
+if TYPE_CHECKING:
+    from checker.site.model import Shown
 
 
 @dataclass
@@ -30,29 +32,22 @@ def interaction_kind(catalogue: Catalogue, ruling_id: str) -> str:
     return section[-1]
 
 
-def interaction_graph(results: Iterable[RunResult], catalogue: Catalogue) -> nx.Graph:
+def interaction_graph(results: Iterable[Shown], catalogue: Catalogue) -> nx.Graph:
     """Entities are nodes; two are joined when one trace step that applied a ruling involved both."""
     graph = nx.Graph()
     for result in results:
-        if result.scenario is None:
-            continue
-        for step in result.trace:
-            for entity in step.entities:
-                graph.add_node(entity, kind=entity[0], name=entity[1])
-                graph.nodes[entity].setdefault("scenarios", set()).add(result.scenario.id)
-                if step.ruling:
-                    graph.nodes[entity].setdefault("rulings", set()).add(step.ruling)
-            if step.ruling is None:
-                continue
-            for a, b in itertools.combinations(step.entities, 2):
-                if a == b:
-                    continue
-                if not graph.has_edge(a, b):
-                    graph.add_edge(a, b, interaction=Interaction())
-                interaction: Interaction = graph.edges[a, b]["interaction"]
-                interaction.kinds.add(interaction_kind(catalogue, step.ruling))
-                interaction.rulings.add(step.ruling)
-                interaction.scenarios.add(result.scenario.id)
+        for entity, rulings in result.entities.items():
+            graph.add_node(entity, kind=entity[0], name=entity[1])
+            graph.nodes[entity].setdefault("scenarios", set()).add(result.id)
+            if rulings:
+                graph.nodes[entity].setdefault("rulings", set()).update(rulings)
+        for (a, b), met in result.meetings.items():
+            if not graph.has_edge(a, b):
+                graph.add_edge(a, b, interaction=Interaction())
+            interaction: Interaction = graph.edges[a, b]["interaction"]
+            interaction.kinds.update(interaction_kind(catalogue, ruling) for ruling in met.rulings)
+            interaction.rulings.update(met.rulings)
+            interaction.scenarios.add(result.id)
     return graph
 
 

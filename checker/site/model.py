@@ -1,27 +1,33 @@
-"""Everything the site shows, computed once per build by running the engine."""
+"""What the site shows: each scenario's run summarized (:class:`Shown`), and each game's view of them.
+
+A scenario's own page is written from its full run where it ran (:mod:`checker.site.played`);
+every other page (its game's, its rulings', its entities', its pairs', the disputes) reads only
+the summary, so no trace, state or loaded document outlives the run.
+"""
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import re
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 import networkx as nx
 
-from checker import suite
+from checker.catalogue import Catalogue
 from checker.citations import demonstrated, uncited
-from checker.errors import InputError
+from checker.compare import flatten
 from checker.game import Game
-from checker.readings import Exploration, explore_each
-from checker.runner import RunResult
-from checker.scenario import Scenario
+from checker.readings import Exploration
+from checker.runner import RunResult, Verdict
+from checker.scenario import DisputeRuling, Scenario
 from checker.site.graphs import KindStyle, interaction_graph, kind_styles
-from checker.trace import Entity
+from checker.trace import Entity, TraceStep
 
 SAFE_PART = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+ANSWER_STEPS = 2  # trace steps quoted as a meeting's one-line answer
 
 
 def slug(text: str) -> str:
@@ -38,14 +44,115 @@ def page(*parts: str) -> str:
     return "/".join(parts) + ".md"
 
 
+@dataclass(frozen=True)
+class Met:
+    """Where a run made two entities interact: the rulings of the steps that involved both, and what they said."""
+
+    rulings: tuple[str, ...]  # sorted
+    answer: str  # the first steps' text, in one line
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A scenario's outcome under each reading of one ambiguous ruling, every other reading as in its own run:
+    only the facts that differ between them, and each reading's refused actions."""
+
+    readings: tuple[str, ...]  # the reading of each branch, in the exploration's order
+    facts: dict[str, tuple[tuple[bool, Any], ...]]  # fact -> per branch (whether it is there, its value)
+    refused: tuple[str, ...]  # per branch, its refusals in words, '—' for none
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the pages other than a scenario's own show of its run."""
+
+    path: str
+    id: str
+    game: str
+    title: str
+    status: str
+    verdict: Verdict
+    readings: dict[str, str]  # the ambiguous rulings the run read, and how
+    pinned: Mapping[str, str]  # the readings the file pins
+    declared: tuple[str, ...]  # the rulings the file lists
+    cards: Mapping[str, Any]
+    ruling: DisputeRuling | None
+    demonstrated: frozenset[str]
+    uncited: tuple[str, ...]
+    entities: dict[Entity, frozenset[str]]  # every entity a trace step names, in order, with the rulings applied to it
+    meetings: dict[tuple[Entity, Entity], Met]  # pairs (the smaller first) a step citing a ruling involved, in order
+    touched: tuple[str, ...] = ()  # the ambiguous rulings its exploration read
+    depends: frozenset[str] = frozenset()  # those whose reading alone changes what a player sees
+    compared: dict[str, Compared] = field(default_factory=dict)  # by ambiguous ruling touched or read
+
+    @property
+    def default_readings(self) -> list[str]:
+        """Ambiguous rulings the run read as the catalogue's default: consulted, not pinned by the scenario."""
+        return sorted(ruling for ruling in self.readings if ruling not in self.pinned)
+
+
+def summarize(result: RunResult, exploration: Exploration | None, catalogue: Catalogue) -> Shown:
+    """The summary of a run of a loaded scenario (``result.scenario`` is set)."""
+    scenario = result.scenario
+    assert scenario is not None
+    entities: dict[Entity, set[str]] = {}
+    met: dict[tuple[Entity, Entity], list[TraceStep]] = {}
+    for step in result.trace:
+        for entity in step.entities:
+            rulings = entities.setdefault(entity, set())
+            if step.ruling:
+                rulings.add(step.ruling)
+        if step.ruling:
+            pairs = dict.fromkeys(_ordered(a, b) for a, b in itertools.combinations(step.entities, 2) if a != b)
+            for pair in pairs:
+                met.setdefault(pair, []).append(step)
+    touched = exploration.touched if exploration is not None else ()
+    return Shown(
+        path=result.path, id=scenario.id, game=scenario.game, title=scenario.title, status=scenario.status,
+        verdict=result.verdict, readings=dict(result.readings),
+        pinned=dict(scenario.readings) if isinstance(scenario, Scenario) else {}, declared=tuple(scenario.rulings),
+        cards=scenario.cards, ruling=scenario.ruling, demonstrated=demonstrated(result, catalogue),
+        uncited=uncited(result, catalogue), entities={e: frozenset(r) for e, r in entities.items()},
+        meetings={pair: _met(steps) for pair, steps in met.items()}, touched=touched,
+        depends=frozenset(r for r in touched if exploration is not None and exploration.depends_on(r, result.readings)),
+        compared={r: _compared(exploration, r, result.readings)
+                  for r in dict.fromkeys([*touched, *result.readings]) if exploration is not None},
+    )
+
+
+def _ordered(a: Entity, b: Entity) -> tuple[Entity, Entity]:
+    first, second = sorted((a, b))
+    return first, second
+
+
+def _met(steps: list[TraceStep]) -> Met:
+    said = "; ".join(step.text for step in steps[:ANSWER_STEPS])
+    more = len(steps) - ANSWER_STEPS
+    answer = said + (f" (and {more} more step{'s' if more != 1 else ''})" if more > 0 else "")
+    return Met(tuple(sorted({step.ruling for step in steps if step.ruling})), answer)
+
+
+def _compared(exploration: Exploration, ruling: str, own: Mapping[str, str]) -> Compared:
+    branches = exploration.varying(ruling, own)
+    flats = [flatten(b.result.outcome) for b in branches]
+    differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1})
+    refused = tuple(" ".join(f"action {i + 1} refused ({r.reason})" for i, r in sorted(b.result.rejections.items())) or "—"
+                    for b in branches)
+    return Compared(tuple(b.readings[ruling] for b in branches),
+                    {k: tuple((k in f, f.get(k)) for f in flats) for k in differing}, refused)
+
+
 @dataclass
 class GameView:
     game: Game
-    results: list[RunResult]
-    explorations: dict[str, Exploration]
+    results: list[Shown]
     graph: nx.Graph
     entity_slugs: dict[Entity, str] = field(default_factory=dict)
     memo: dict[str, Any] = field(default_factory=dict, repr=False)  # what pages compute once per game
+
+    @classmethod
+    def of(cls, game: Game, results: list[Shown]) -> "GameView":
+        return cls(game, results, interaction_graph(results, game.catalogue))
 
     def __post_init__(self) -> None:
         taken: set[str] = set()
@@ -106,50 +213,36 @@ class GameView:
         return page(self.id, "pairs", f"{self.entity_slugs[first]}--{self.entity_slugs[second]}")
 
     @functools.cached_property
-    def by_id(self) -> dict[str, RunResult]:
+    def by_id(self) -> dict[str, Shown]:
         return {r.id: r for r in self.results}
 
     @functools.cached_property
-    def _demonstrated(self) -> dict[str, frozenset[str]]:
-        return {r.id: demonstrated(r, self.game.catalogue) for r in self.results}
-
-    @functools.cached_property
-    def _by_ruling(self) -> tuple[dict[str, list[RunResult]], dict[str, list[RunResult]]]:
+    def _by_ruling(self) -> tuple[dict[str, list[Shown]], dict[str, list[Shown]]]:
         """Per ruling, the scenarios whose run demonstrates it and those whose author only declares it."""
-        shown: dict[str, list[RunResult]] = {}
-        declared: dict[str, list[RunResult]] = {}
+        shown: dict[str, list[Shown]] = {}
+        declared: dict[str, list[Shown]] = {}
         for result in self.results:
-            for ruling in self._demonstrated[result.id]:
+            for ruling in result.demonstrated:
                 shown.setdefault(ruling, []).append(result)
-            if result.scenario:
-                for ruling in uncited(result, self.game.catalogue):
-                    declared.setdefault(ruling, []).append(result)
+            for ruling in result.uncited:
+                declared.setdefault(ruling, []).append(result)
         return shown, declared
 
-    def demonstrated_by(self, result: RunResult) -> frozenset[str]:
-        return self._demonstrated[result.id]
-
-    def demonstrating(self, ruling_id: str) -> list[RunResult]:
+    def demonstrating(self, ruling_id: str) -> list[Shown]:
         """Scenarios whose run demonstrates the ruling: its trace cites it (see :mod:`checker.citations`)."""
         return self._by_ruling[0].get(ruling_id, [])
 
-    def declared_only(self, ruling_id: str) -> list[RunResult]:
+    def declared_only(self, ruling_id: str) -> list[Shown]:
         """Scenarios whose author lists the ruling but whose run does not cite it."""
         return self._by_ruling[1].get(ruling_id, [])
-
-    def default_readings(self, result: RunResult) -> list[str]:
-        """Ambiguous rulings the run read as the catalogue's default: consulted, not pinned by the scenario."""
-        pinned = result.scenario.readings if isinstance(result.scenario, Scenario) else {}
-        return sorted(ruling for ruling in result.readings if ruling not in pinned)
 
     @functools.cached_property
     def _depending(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
-        for sid, exploration in sorted(self.explorations.items()):
-            own = self.by_id[sid].readings
-            for ruling in exploration.touched:
-                if exploration.depends_on(ruling, own):
-                    found.setdefault(ruling, []).append(sid)
+        for result in sorted(self.results, key=lambda r: r.id):
+            for ruling in result.touched:
+                if ruling in result.depends:
+                    found.setdefault(ruling, []).append(result.id)
         return found
 
     def depending_on(self, ruling_id: str) -> list[str]:
@@ -170,82 +263,3 @@ class GameView:
 class SiteModel:
     games: dict[str, GameView]
     invalid: list[RunResult]
-
-
-@dataclass(frozen=True)
-class Played:
-    """One scenario file as the site shows it: its text, its run, and its run under other readings."""
-
-    text: str
-    result: RunResult
-    exploration: Exploration | None
-
-
-def play(path: Path, text: str) -> Played:
-    """Load and run the file; a scenario that consults ambiguous rulings is also run under their other
-    readings, of which only the outcome and the refusals are kept (all the pages compare)."""
-    result = suite.run_one(suite.load(path))
-    scenario = result.scenario
-    if not isinstance(scenario, Scenario) or not result.readings:
-        return Played(text, result, None)
-    explored = explore_each(scenario, suite.games()[scenario.game], own_run=result)
-    own, *others = explored.branches
-    slim = tuple(replace(b, result=replace(b.result, trace=[], checkpoints=[])) for b in others)
-    return Played(text, result, Exploration((own, *slim)))
-
-
-class PlayedCache:
-    """Every scenario file played, by path; a file whose text has not changed is not played again."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, Played] = {}
-        self.views: dict[str, tuple[tuple[RunResult, ...], GameView]] = {}  # by game, with the results it shows
-
-    def view(self, game: Game, results: list[RunResult], explorations: dict[str, Exploration]) -> GameView:
-        """The game's view of these results: the last build's when its results are the same objects."""
-        kept = self.views.get(game.id)
-        if kept is None or len(kept[0]) != len(results) or any(a is not b for a, b in zip(kept[0], results)):
-            view = GameView(game, results, {r.id: explorations[r.id] for r in results if r.id in explorations},
-                            interaction_graph(results, game.catalogue))
-            kept = self.views[game.id] = (tuple(results), view)
-        return kept[1]
-
-    def text(self, path: str) -> str:
-        return self.files[path].text
-
-    def results(self, paths: list[Path]) -> list[tuple[RunResult, Exploration | None]]:
-        """Each file's result, in order, a scenario whose id an earlier file uses turned into an invalid result
-        (as :meth:`checker.suite.Suite.load_many` does); the cache then holds these files only."""
-        kept: dict[str, Played] = {}
-        first_file: dict[str, str] = {}
-        found: list[tuple[RunResult, Exploration | None]] = []
-        for path in paths:
-            text = path.read_text(encoding="utf-8")
-            played = self.files.get(str(path))
-            if played is None or played.text != text:
-                played = play(path, text)
-            kept[str(path)] = played
-            result, exploration = played.result, played.exploration
-            if result.scenario is not None and result.id in first_file:
-                result, exploration = suite.default().duplicate(result.scenario, first_file[result.id]), None
-            elif result.scenario is not None:
-                first_file[result.id] = result.path
-            found.append((result, exploration))
-        self.files = kept
-        return found
-
-
-def build_model(scenario_root: Path, cache: PlayedCache | None = None) -> SiteModel:
-    cache = cache if cache is not None else PlayedCache()
-    try:
-        paths = suite.scenario_files([scenario_root])
-    except InputError:  # no scenario yet: the site still shows the games, their rulings and procedures
-        paths = []
-    played = cache.results(paths)
-    explorations = {result.id: exploration for result, exploration in played if exploration is not None}
-    results = [result for result, _ in played]
-    views: dict[str, GameView] = {}
-    for game_id, game in suite.games().items():
-        mine = sorted((r for r in results if r.scenario and r.scenario.game == game_id), key=lambda r: r.id)
-        views[game_id] = cache.view(game, mine, explorations)
-    return SiteModel(views, [r for r in results if r.verdict == "invalid"])

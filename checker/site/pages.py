@@ -13,13 +13,16 @@ import itertools
 import json
 import posixpath
 import re
+import zlib
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from material.plugins.search.plugin import Parser, SearchIndex
+from mkdocs.structure.toc import get_toc
 
 from checker import reference
 from checker.catalogue import MUST_BE_COVERED, Ruling
-from checker.citations import demonstrated, uncited
 from checker.compare import flatten
 from checker.report import LABELS, outcome_text, yaml_text
 from checker.runner import RunResult
@@ -35,7 +38,7 @@ from checker.site.graphs import (
     procedure_graph,
     ranked_neighbours,
 )
-from checker.site.model import GameView, SiteModel, slug
+from checker.site.model import GameView, Shown, SiteModel, page, slug
 from checker.site.pairs import (
     card_line,
     connected_pairs,
@@ -43,6 +46,7 @@ from checker.site.pairs import (
     entity_label,
     game_template,
     pair_fragment,
+    Meeting,
     meetings,
     question,
     unconnected,
@@ -52,6 +56,10 @@ from checker.scenario import Scenario
 from checker.trace import MECHANIC, Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
+SCALARS: dict[Any, str] = {True: "true", False: "false", None: "null"}
+CAPPED = 40  # items of a list that grows with the corpus shown on a page; the rest on its full list
+LISTED = 500  # items on each page of a full list
+DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
 ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first,
@@ -141,6 +149,7 @@ class WrittenPage:
     meta: dict[str, Any]
     html: str
     summary_only: bool = False  # search indexes its title and what comes before its first section, no more
+    searched: bool = True  # False: search leaves the page out (a full list, whose items have their own pages)
 
     @property
     def front_matter(self) -> str:
@@ -157,10 +166,36 @@ class WrittenPage:
     def digest(self) -> str:
         return hashlib.sha1(self.markdown.encode("utf-8")).hexdigest()
 
+    def unpacked(self) -> WrittenPage:
+        return self
+
+
+@dataclass(frozen=True)
+class PackedPage:
+    """A written page kept compressed until MkDocs reads it."""
+
+    meta: dict[str, Any]
+    packed: bytes  # the HTML, UTF-8, zlib
+    summary_only: bool
+    digest: str
+    search: list[dict[str, Any]] | None = None  # its search entries, when made with it (:func:`search_entries`)
+    searched: bool = True
+
+    @classmethod
+    def of(cls, page: WrittenPage, source: str | None = None) -> PackedPage:
+        """The page packed; with its ``source`` path, its search entries made now too."""
+        search = None
+        if source is not None:
+            search = search_entries(page.meta, get_toc(toc_tokens(page.html)), url(source), searchable(page.html, page.summary_only))
+        return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest, search, page.searched)
+
+    def unpacked(self) -> WrittenPage:
+        return WrittenPage(self.meta, zlib.decompress(self.packed).decode("utf-8"), self.summary_only, self.searched)
+
 
 def markdown_page(
     title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1,
-    summary_only: bool = False,
+    summary_only: bool = False, searched: bool = True,
 ) -> WrittenPage:
     """A page: the escaped title in the meta block, the body as one raw HTML block.
 
@@ -180,7 +215,7 @@ def markdown_page(
     if search_boost != 1:
         meta["search"] = {"boost": search_boost}
     content = with_heading_ids("\n".join(lines))
-    return WrittenPage(meta, f"<div class=\"rk-page\">\n{heading}{content}\n</div>\n", summary_only)
+    return WrittenPage(meta, f"<div class=\"rk-page\">\n{heading}{content}\n</div>\n", summary_only, searched)
 
 
 # An element search skips, up to its end tag: no page nests such an element in another of its own tag.
@@ -195,19 +230,42 @@ def searchable(html_text: str, summary_only: bool) -> str:
     return SEARCH_EXCLUDED.sub("", html_text)
 
 
-def verdict(result: RunResult) -> str:
+@dataclass(frozen=True)
+class _Indexed:
+    """What the search plugin reads of a page besides its sections: its meta (title, tags, boost)."""
+
+    meta: dict[str, Any]
+
+    @property
+    def title(self) -> Any:
+        return self.meta.get("title")
+
+
+def search_entries(meta: dict[str, Any], toc: Any, page_url: str, html_text: str) -> list[dict[str, Any]]:
+    """The search plugin's entries for a page at ``page_url``, its sections split and read by the plugin's own parser."""
+    index = SearchIndex()
+    parser = Parser()
+    parser.feed(html_text)
+    parser.close()
+    for section in parser.data:
+        if not section.is_excluded():
+            index.create_entry_for_section(section, toc, page_url, _Indexed(meta))
+    return index.entries
+
+
+def verdict(result: RunResult | Shown) -> str:
     return f'<span class="rk-verdict rk-{result.verdict}">{LABELS[result.verdict]}</span>'
 
 
-def verdict_tally(results: Iterable[RunResult]) -> str:
+def verdict_tally(results: Iterable[Shown]) -> str:
     """How many results have each verdict, as badges with counts: "PASS × 12 FAIL × 1"."""
     counts = Counter(result.verdict for result in results)
     return " ".join(f'<span class="rk-verdict rk-{v}">{LABELS[v]}</span> × {n}' for v, n in sorted(counts.items()))
 
 
-def default_readings_note(view: GameView, here: str, result: RunResult) -> str:
+def default_readings_note(view: GameView, here: str, result: Shown) -> str:
     """Beside a PASS or an ANSWER that rests on readings nobody chose: which ambiguous rulings, linked."""
-    rulings = view.default_readings(result)
+    rulings = result.default_readings
     if result.verdict not in ("pass", "question") or not rulings:
         return ""
     links = ", ".join(a(here, view.ruling_page(r), r) for r in rulings)
@@ -215,7 +273,7 @@ def default_readings_note(view: GameView, here: str, result: RunResult) -> str:
             f'{plural(len(rulings), "ambiguous ruling")}: {links}</span>')
 
 
-def verdict_with_readings(view: GameView, here: str, result: RunResult) -> str:
+def verdict_with_readings(view: GameView, here: str, result: Shown) -> str:
     return verdict(result) + default_readings_note(view, here, result)
 
 
@@ -361,9 +419,88 @@ def code_block(text: str, language: str = "yaml", *, copy: bool = False) -> str:
 
 def table(head: list[str], rows: Iterable[list[str]]) -> str:
     """A table; cells are HTML already escaped by the caller. Search indexes the page's prose, not its tables."""
+    start, end = table_ends(head)
+    return start + "".join(table_row(row) for row in rows) + end
+
+
+def table_ends(head: list[str]) -> tuple[str, str]:
+    """What comes before a table's rows and after them."""
     header = "".join(f"<th>{esc(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<table class="rk-table" data-search-exclude><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<table class="rk-table" data-search-exclude><thead><tr>{header}</tr></thead><tbody>', "</tbody></table>"
+
+
+def table_row(row: list[str]) -> str:
+    return "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
+
+
+# --- Lists that grow with the corpus --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A list that grows with the corpus (a game's scenarios, a ruling's, an entity's, a pair's, the disputes):
+    a page shows its first :data:`CAPPED` items and links to the full list, pages of ``per_page`` items under
+    ``<game>/lists/``. ``item(here, x)`` is the HTML of an item on the page ``here``."""
+
+    name: str  # unique in the game, a safe page path part
+    title: str
+    back: str  # the page the list belongs to
+    items: Sequence[Any]
+    item: Callable[[str, Any], str]
+    ends: tuple[str, str] = ("<ul>", "</ul>")
+    separator: str = ""
+    per_page: int = LISTED
+    shown: int = CAPPED  # items a page shows before the link to the full list
+
+    def source(self, view: GameView, number: int = 1) -> str:
+        return page(view.id, "lists", self.name if number == 1 else f"{self.name}-{number}")
+
+
+def capped(view: GameView, here: str, listing: Listing, *, skip: int = 0, full: Listing | None = None) -> str:
+    """The list's items from ``skip`` on, at most ``listing.shown`` of them, then a link to the full list (``full``,
+    by default this one) when some are left out; the full list is then written (:func:`list_pages`)."""
+    items, more = capped_parts(view, here, listing, skip=skip, full=full)
+    return listing.ends[0] + items + listing.ends[1] + more
+
+
+def capped_parts(view: GameView, here: str, listing: Listing, *, skip: int = 0, full: Listing | None = None) -> tuple[str, str]:
+    """What :func:`capped` shows: the items, and what follows the list (nothing when every item is shown)."""
+    shown = listing.items[skip:skip + listing.shown]
+    items = listing.separator.join(listing.item(here, x) for x in shown)
+    if len(listing.items) <= skip + listing.shown:
+        return items, ""
+    full = full or listing
+    view.memo.setdefault("lists", {})[full.name] = full
+    return items, (f'<p class="rk-more">{len(shown)} of {len(listing.items) - skip} shown: '
+                   f"{a(here, full.source(view), f'all {len(full.items)}')}.</p>")
+
+
+def list_pages(view: GameView) -> Pages:
+    """The full lists the game's pages link to, each in pages of ``per_page`` items (written once per view)."""
+    written: dict[str, Pages] = view.memo.setdefault("list pages", {})
+    pages: Pages = {}
+    for name, listing in sorted(view.memo.get("lists", {}).items()):
+        if name not in written:
+            written[name] = packed(_list_pages(view, listing))
+        pages.update(written[name])
+    return pages
+
+
+def _list_pages(view: GameView, listing: Listing) -> Pages:
+    pages: Pages = {}
+    count = -(-len(listing.items) // listing.per_page)
+    for number in range(1, count + 1):
+        here = listing.source(view, number)
+        chunk = listing.items[(number - 1) * listing.per_page:number * listing.per_page]
+        turns = " ".join(f"<b>{n}</b>" if n == number else a(here, listing.source(view, n), n) for n in range(1, count + 1))
+        body = [
+            f"<p>{a(here, listing.back, 'Back')} · {plural(len(listing.items), 'scenario')}"
+            + (f"; page {number} of {count}: {turns}" if count > 1 else "") + "</p>",
+            listing.ends[0] + listing.separator.join(listing.item(here, x) for x in chunk) + listing.ends[1],
+        ]
+        title = listing.title + (f" ({number} of {count})" if count > 1 else "")
+        pages[here] = markdown_page(title, body, game=view.game.title, tags=("list",), searched=False)
+    return pages
 
 
 # --- Home -------------------------------------------------------------------------------------
@@ -446,11 +583,10 @@ def game_page(view: GameView) -> WrittenPage:
         links = ", ".join(a(here, view.entity_page(e), e[1]) for e in entities)
         body.append(f"<p><b>{esc(kind)}</b>: {links}</p>")
     body.append("<h2>Scenarios</h2>")
-    body.append(table(["scenario", "verdict", "status"], (
-        [a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id), verdict_with_readings(view, here, r),
-         status_badge(r.scenario.status if r.scenario else "")]
-        for r in view.results
-    )))
+    body.append(capped(view, here, Listing(
+        "scenarios", "Scenarios", here, view.results, ends=table_ends(["scenario", "verdict", "status"]),
+        item=lambda at, r: table_row([a(at, view.scenario_page(r.id), r.title), verdict_with_readings(view, at, r),
+                                      status_badge(r.status)]))))
     return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
 
 
@@ -571,19 +707,20 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
             [f"<code>{esc(r.name)}</code>", esc(r.description), "engine default" if r.default else ""]
             for r in ruling.readings
         )))
-        depending = view.depending_on(ruling.id)
-        body.append("<p>Scenarios whose outcome depends on the reading: "
-                    + (", ".join(a(here, view.scenario_page(s), s) for s in depending) or "none yet") + "</p>")
+        depending = _depending_listing(view, ruling)
+        body.append(capped(view, here, depending) if depending.items
+                    else "<p>Scenarios whose outcome depends on the reading: none yet</p>")
     shown = view.demonstrating(ruling.id)
     body.append("<h2>Applied in the trace</h2>")
     body.append("<p>Scenarios whose run the engine explains by this ruling.</p>")
-    body.append(_scenario_list(view, here, shown) if shown else "<p>None.</p>")
+    body.append(_scenario_list(view, here, f"ruling-{ruling.id}", f"Scenarios applying {ruling.id}", shown)
+                if shown else "<p>None.</p>")
     declared = view.declared_only(ruling.id)
     if declared:
         body.append("<h2>Declared by the author only</h2>")
         body.append("<p>These scenarios list the ruling, but the engine's trace does not cite it: "
                     "they do not count as demonstrating it.</p>")
-        body.append(_scenario_list(view, here, declared))
+        body.append(_scenario_list(view, here, f"ruling-{ruling.id}-declared", f"Scenarios declaring {ruling.id} only", declared))
     related = [*ruling.example_of, *ruling.related]
     related += [r.id for r in catalogue.rulings if ruling.id in r.example_of + r.related and r.id not in related]
     if related:
@@ -599,25 +736,34 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
                          summary_only=True)
 
 
-def _scenario_list(view: GameView, here: str, results: list[RunResult]) -> str:
-    return "<ul>" + "".join(
-        f"<li>{verdict(r)} {a(here, view.scenario_page(r.id), r.scenario.title if r.scenario else r.id)}"
-        f"{default_readings_note(view, here, r)}</li>"
-        for r in results
-    ) + "</ul>"
+def _scenario_list(view: GameView, here: str, name: str, title: str, results: list[Shown]) -> str:
+    """Scenarios, each with its verdict, capped (the full list is named ``name``)."""
+    def item(at: str, r: Shown) -> str:
+        return f"<li>{verdict(r)} {a(at, view.scenario_page(r.id), r.title)}{default_readings_note(view, at, r)}</li>"
+
+    return capped(view, here, Listing(name, title, here, results, item))
+
+
+def _depending_listing(view: GameView, ruling: Ruling, order: Sequence[str] | None = None) -> Listing:
+    """The scenarios whose outcome depends on the reading of ``ruling``, as on its page."""
+    return Listing(f"ruling-{ruling.id}-depending", f"Scenarios whose outcome depends on {ruling.id}", view.ruling_page(ruling.id),
+                   order if order is not None else view.depending_on(ruling.id),
+                   lambda at, s: a(at, view.scenario_page(s), s),
+                   ends=("<p>Scenarios whose outcome depends on the reading: ", "</p>"), separator=", ")
 
 
 # --- Scenario -------------------------------------------------------------------------------------
 
 
-def scenario_page(view: GameView, result: RunResult, raw_text: str) -> WrittenPage:
+def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str) -> WrittenPage:
+    """A scenario's own page, from its full run (``shown`` is its summary)."""
     scenario = result.scenario
     assert scenario is not None
     here = view.scenario_page(scenario.id)
     body = [
-        f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, result)} · {status_badge(scenario.status)}"
+        f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, shown)} · {status_badge(scenario.status)}"
         + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
-        _demonstrates(view, here, result),
+        _demonstrates(view, here, shown),
         f"<p>{esc(scenario.notes)}</p>" if scenario.notes else "",
     ]
     if scenario.assumptions:
@@ -670,9 +816,9 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> WrittenPa
         ) + "</p>")
     body.append("<h2>Outcome</h2>")
     body.append(code_block(outcome_text(result.outcome)))
-    involved = sorted({e for step in result.trace for e in step.entities if e in view.entity_slugs})
+    involved = sorted(e for e in shown.entities if e in view.entity_slugs)
     if involved:
-        body.append("<h2>Entities</h2><p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>")
+        body.append("<h2>Entities</h2>" + entities_line(view, here, involved))
     if scenario.ruling is not None:
         body.append("<h2>Ruling</h2>")
         body.append(_ruling_made(view, here, scenario.ruling))
@@ -681,11 +827,16 @@ def scenario_page(view: GameView, result: RunResult, raw_text: str) -> WrittenPa
     return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",), summary_only=True)
 
 
-def _demonstrates(view: GameView, here: str, result: RunResult) -> str:
+def entities_line(view: GameView, here: str, involved: list[Entity]) -> str:
+    """The entities a scenario's trace names, linked, on its page."""
+    return "<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>"
+
+
+def _demonstrates(view: GameView, here: str, result: Shown) -> str:
     """The rulings the run demonstrates (its trace cites them), apart from those the author only declares."""
     catalogue = view.game.catalogue
-    shown = sorted(demonstrated(result, catalogue))
-    declared = uncited(result, catalogue)
+    shown = sorted(result.demonstrated)
+    declared = result.uncited
     parts = []
     if shown:
         parts.append("<p>Demonstrates (cited by the engine's trace): "
@@ -785,7 +936,7 @@ def entity_page(view: GameView, entity: Entity) -> WrittenPage:
     ) + "</ul>")
     scenarios = [view.by_id[sid] for sid in sorted(data.get("scenarios", ()))]
     body.append("<h2>Scenarios</h2>")
-    body.append(_scenario_list(view, here, scenarios))
+    body.append(_scenario_list(view, here, f"entity-{view.entity_slugs[entity]}", f"Scenarios of {name} ({kind})", scenarios))
     body.append(_open_questions(view, here, entity))
     return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
                          search_boost=ENTITY_SEARCH_BOOST, summary_only=True)
@@ -849,16 +1000,16 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> WrittenPage:
     """Every scenario in which the engine made the two interact: verdict, what it did, the rulings cited."""
     here = view.pair_page(first, second)
     found = meetings(view, first, second)
-    items = []
-    for meeting in found:
+
+    def item(at: str, meeting: Meeting) -> str:
         result = meeting.result
-        title = result.scenario.title if result.scenario else result.id
-        cited = ", ".join(a(here, view.ruling_page(r), r) for r in meeting.rulings)
-        items.append(
-            f"<li>{verdict_with_readings(view, here, result)} {a(here, view.scenario_page(result.id), title)}"
-            f'<p class="rk-answer" data-search-exclude>{esc(meeting.answer())}</p>'
-            + (f'<p class="rk-cite">Rulings cited: {cited}</p>' if cited else "") + "</li>"
-        )
+        cited = ", ".join(a(at, view.ruling_page(r), r) for r in meeting.rulings)
+        return (f"<li>{verdict_with_readings(view, at, result)} {a(at, view.scenario_page(result.id), result.title)}"
+                f'<p class="rk-answer" data-search-exclude>{esc(meeting.answer())}</p>'
+                + (f'<p class="rk-cite">Rulings cited: {cited}</p>' if cited else "") + "</li>")
+
+    name = f"pair-{view.entity_slugs[first]}--{view.entity_slugs[second]}"
+    title = f"{entity_label(first)} meets {entity_label(second)}"
     rulings = sorted({r for meeting in found for r in meeting.rulings})
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {a(here, view.entity_page(first), entity_label(first))} × "
@@ -866,12 +1017,12 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> WrittenPage:
         f"<p>The engine made them interact in {plural(len(found), 'scenario')}, under "
         f"{plural(len(rulings), 'ruling')}.</p>",
         "<h2>Scenarios</h2>",
-        f'<ul class="rk-meetings">{"".join(items)}</ul>',
+        capped(view, here, Listing(name, f"{title}: every scenario", here, found, item, ends=('<ul class="rk-meetings">', "</ul>"))),
         "<h2>Rulings</h2>",
         "<ul data-search-exclude>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(_excerpt(view.game.catalogue[r].quote, 100))}</li>"
                          for r in rulings) + "</ul>",
     ]
-    return markdown_page(f"{entity_label(first)} meets {entity_label(second)}", body, game=view.game.title, tags=("pair",),
+    return markdown_page(title, body, game=view.game.title, tags=("pair",),
                          search_boost=PAIR_SEARCH_BOOST, summary_only=True)
 
 
@@ -934,10 +1085,12 @@ def coverage_page(model: SiteModel) -> WrittenPage:
         body.append(f"<p>{plural(len(rows), 'ruling')}; {len(uncovered)} of those that need a passing scenario have none"
                     + (": " + ", ".join(uncovered) if uncovered else ".") + "</p>")
         body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
-        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
+        disputed = Listing("disputed", "Disputed scenarios", here, [r for r in view.results if r.status == "disputed"],
+                           lambda at, r: f"<li>{a(at, view.scenario_page(r.id), r.id)} (disputed)</li>")
+        items, more = capped_parts(view, here, disputed)
         body.append("<h3>Ambiguous rulings and disputed scenarios</h3><ul>"
                     + "".join(f"<li>{a(here, view.ruling_page(r.id), r.id)} (ambiguous)</li>" for r in catalogue.with_status("ambiguous"))
-                    + "".join(f"<li>{a(here, view.scenario_page(r.id), r.id)} (disputed)</li>" for r in disputed) + "</ul>")
+                    + items + "</ul>" + more)
         body.append("<h3>Most connected entities</h3><ol>" + "".join(
             f"<li>{a(here, view.entity_page(e), entity_label(e))} — {plural(d, 'interaction')}</li>"
             for e, d in most_connected(view.graph)
@@ -964,13 +1117,15 @@ def disputes_page(model: SiteModel) -> WrittenPage:
     ]
     for view in model.games.values():
         body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
-        disputed = [r for r in view.results if r.scenario and r.scenario.status == "disputed"]
-        opened = [r for r in disputed if r.scenario and r.scenario.ruling is None]
-        ruled = [r for r in disputed if r.scenario and r.scenario.ruling is not None]
+        disputed = [r for r in view.results if r.status == "disputed"]
+        opened = [r for r in disputed if r.ruling is None]
+        ruled = [r for r in disputed if r.ruling is not None]
         body.append(f'<h3 id="{esc(view.id)}-open">Open disputes</h3>')
-        body += [_open_dispute(view, here, r) for r in opened] or ["<p>None.</p>"]
+        body.append(capped(view, here, Listing("open-disputes", "Open disputes", here, opened, functools.partial(_open_dispute, view),
+                                               ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if opened else "<p>None.</p>")
         body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
-        body += [_ruled_dispute(view, here, r) for r in ruled] or ["<p>None yet.</p>"]
+        body.append(capped(view, here, Listing("ruled-disputes", "Ruled disputes", here, ruled, functools.partial(_ruled_dispute, view),
+                                               ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if ruled else "<p>None yet.</p>")
         body.append(f'<h3 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h3>')
         for ruling in view.game.catalogue.with_status("ambiguous"):
             body.append(f"<h4>{a(here, view.ruling_page(ruling.id), ruling.id)}</h4>")
@@ -984,29 +1139,27 @@ def disputes_page(model: SiteModel) -> WrittenPage:
                 body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
                 body.append(_side_by_side(view, scenario_id, ruling))
             if len(depending) > SIDE_BY_SIDE_SHOWN:
-                body.append("<p>The outcome also depends on it in: " + ", ".join(
-                    a(here, view.scenario_page(s), s) for s in depending[SIDE_BY_SIDE_SHOWN:]) + "</p>")
+                also = replace(_depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"))
+                body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=_depending_listing(view, ruling)))
             if not depending:
                 body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
     return markdown_page("Disputes", body)
 
 
-def _dispute_heading(view: GameView, here: str, result: RunResult) -> str:
-    title = result.scenario.title if result.scenario else result.id
-    return f"<h4>{a(here, view.scenario_page(result.id), title)}</h4>"
+def _dispute_heading(view: GameView, here: str, result: Shown) -> str:
+    return f"<h4>{a(here, view.scenario_page(result.id), result.title)}</h4>"
 
 
-def _open_dispute(view: GameView, here: str, result: RunResult) -> str:
+def _open_dispute(view: GameView, here: str, result: Shown) -> str:
     """What every reading of each ambiguous ruling the scenario's run reads gives, and the file to copy."""
     file_link = f'<a href="{esc(href(here, view.scenario_page(result.id)) + "#" + SCENARIO_FILE)}">the scenario file to copy</a>'
     parts = [
         f'<div class="rk-dispute rk-dispute-open">{_dispute_heading(view, here, result)}',
         f"<p>{verdict(result)} <code>{esc(result.id)}</code> · {file_link}</p>",
     ]
-    exploration = view.explorations.get(result.id)
     for ruling_id in result.readings:
         ruling = view.game.catalogue[ruling_id]
-        same = exploration is None or not exploration.depends_on(ruling_id, result.readings)
+        same = ruling_id not in result.depends
         parts.append(f"<p>Under each reading of {a(here, view.ruling_page(ruling_id), ruling_id)}"
                      + (" (the same outcome under every one):" if same else ":") + "</p>")
         parts.append(_side_by_side(view, result.id, ruling))
@@ -1015,10 +1168,10 @@ def _open_dispute(view: GameView, here: str, result: RunResult) -> str:
     return "".join(parts) + "</div>"
 
 
-def _ruled_dispute(view: GameView, here: str, result: RunResult) -> str:
-    assert result.scenario is not None and result.scenario.ruling is not None
+def _ruled_dispute(view: GameView, here: str, result: Shown) -> str:
+    assert result.ruling is not None
     return (f'<div class="rk-dispute rk-dispute-ruled">{_dispute_heading(view, here, result)}'
-            + _ruling_made(view, here, result.scenario.ruling) + "</div>")
+            + _ruling_made(view, here, result.ruling) + "</div>")
 
 
 def _ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
@@ -1035,14 +1188,11 @@ def _ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
 
 def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     """The scenario's outcome under each reading of ``ruling``, every other reading as in the scenario."""
-    own = view.by_id[scenario_id].readings
-    branches = view.explorations[scenario_id].varying(ruling.id, own)
-    flats = [flatten(b.result.outcome) for b in branches]
-    differing = sorted({k for f in flats for k in f if len({repr(g.get(k)) for g in flats}) > 1})
-    head = ["fact"] + [b.readings[ruling.id] for b in branches]
-    rows = [[fact_cell(k), *(yaml_cell(f, k) for f in flats)] for k in differing]
-    refused = [" ".join(f"action {i + 1} refused ({esc(r.reason)})" for i, r in sorted(b.result.rejections.items())) or "—"
-               for b in branches]
+    compared = view.by_id[scenario_id].compared[ruling.id]
+    differing = list(compared.facts)
+    head = ["fact", *compared.readings]
+    rows = [[fact_cell(k), *(_value_cell(there, value) for there, value in values)] for k, values in compared.facts.items()]
+    refused = [esc(words) for words in compared.refused]
     rows.append(["<i>refused actions</i>", *refused])
     summary = _difference_summary(differing, len(set(refused)) > 1)
     return f'<p class="rk-difference">{esc(summary)}</p>' + table(head, rows)
@@ -1055,9 +1205,17 @@ def fact_cell(path: str) -> str:
 
 def yaml_cell(facts: Mapping[str, Any], key: str) -> str:
     """A fact's value as YAML (flow style), '—' when it is not there."""
-    if key not in facts:
+    return _value_cell(key in facts, facts.get(key))
+
+
+def _value_cell(there: bool, value: Any) -> str:
+    if not there:
         return "—"
-    text = yaml_text(facts[key], flow_leaves=True).strip()
+    if value is None or type(value) is bool:  # as YAML writes them, without its emitter
+        return f'<code class="rk-yaml">{SCALARS[value]}</code>'
+    if type(value) is int:
+        return f'<code class="rk-yaml">{value}</code>'
+    text = yaml_text(value, flow_leaves=True).strip()
     text = text[: -len("...")].rstrip() if text.endswith("\n...") else text
     return f'<code class="rk-yaml">{esc(text)}</code>'
 
@@ -1078,34 +1236,87 @@ def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
 # --- All pages ------------------------------------------------------------------------------------
 
 
-Pages = dict[str, "WrittenPage | str"]
+Pages = dict[str, "WrittenPage | PackedPage | str"]
+OwnPages = Callable[[GameView, Shown], "WrittenPage | PackedPage"]
 
 
-def all_pages(model: SiteModel, read_file: Any, game_pages: Any = None) -> Pages:
-    """Every generated page (and the game pages' JSON data, as text) by source path. ``read_file(path)`` returns
-    a scenario file's text; ``game_pages(view)`` gives a game's pages (default :func:`pages_of_game`)."""
-    pages: Pages = {"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)}
+def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameView], Pages] | None = None) -> Pages:
+    """Every generated page (and the game pages' JSON data, as text) by source path, packed. ``own_page(view, result)``
+    gives a scenario's own page; ``game_pages(view)`` a game's pages (default :func:`pages_of_game`)."""
+    pages: Pages = packed({"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)})
     for view in model.games.values():
-        pages.update(game_pages(view) if game_pages is not None else pages_of_game(view, read_file))
+        pages.update(game_pages(view) if game_pages is not None else packed(pages_of_game(view, own_page)))
+    for view in model.games.values():
+        pages.update(list_pages(view))  # the full lists of the game's pages and of the coverage and disputes pages
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.(md|json)$", p) and ".." not in p for p in pages)
     return pages
 
 
-def pages_of_game(view: GameView, read_file: Any) -> Pages:
-    """A game's own pages: they depend on its scenarios' runs and nothing else."""
-    pages: Pages = {
-        view.home(): game_page(view),
-        view.vocabulary_page(): vocabulary_page(view),
-        view.facts_page(): facts_page(view),
-        view.rulings_page(): rulings_page(view),
+def packed(pages: Pages) -> Pages:
+    """The pages, each kept compressed until MkDocs reads it (a site at scale holds hundreds of MiB of HTML)."""
+    return {source: PackedPage.of(page) if isinstance(page, WrittenPage) else page for source, page in pages.items()}
+
+
+def pages_of_game(view: GameView, own_page: OwnPages, before: tuple[GameView, Pages] | None = None) -> Pages:
+    """A game's own pages: they depend on its scenarios' runs and nothing else.
+
+    ``before``: the game's last view and its pages. When only some scenarios changed, and neither the
+    interaction graph nor any scenario's ``cards:`` did, only the pages that show a changed scenario are
+    written again (its own, the game's, and those of its rulings, entities and pairs, before and after the
+    change); the others, and their full lists, are the last build's.
+    """
+    makers = _page_makers(view, own_page)
+    again = _pages_showing_changes(view, before[0]) if before is not None else None
+    if before is None or again is None:
+        return {source: make() for source, make in makers.items()}
+    old_view, old_pages = before
+    pages = {source: make() if source in again or source not in old_pages else old_pages[source] for source, make in makers.items()}
+    lists: dict[str, Listing] = view.memo.setdefault("lists", {})
+    written: dict[str, Pages] = view.memo.setdefault("list pages", {})
+    for name, listing in old_view.memo.get("lists", {}).items():
+        if listing.back in pages and listing.back not in again and name not in lists:
+            lists[name] = listing
+            if name in old_view.memo.get("list pages", {}):
+                written[name] = old_view.memo["list pages"][name]
+    return pages
+
+
+def _page_makers(view: GameView, own_page: OwnPages) -> dict[str, Callable[[], WrittenPage | PackedPage | str]]:
+    makers: dict[str, Callable[[], WrittenPage | PackedPage | str]] = {
+        view.home(): functools.partial(game_page, view),
+        view.vocabulary_page(): functools.partial(vocabulary_page, view),
+        view.facts_page(): functools.partial(facts_page, view),
+        view.rulings_page(): functools.partial(rulings_page, view),
     }
     for ruling in view.game.catalogue.rulings:
-        pages[view.ruling_page(ruling.id)] = ruling_page(view, ruling)
+        makers[view.ruling_page(ruling.id)] = functools.partial(ruling_page, view, ruling)
     for result in view.results:
-        pages[view.scenario_page(result.id)] = scenario_page(view, result, read_file(result.path))
+        makers[view.scenario_page(result.id)] = functools.partial(own_page, view, result)
     for entity in view.graph:
-        pages[view.entity_page(entity)] = entity_page(view, entity)
+        makers[view.entity_page(entity)] = functools.partial(entity_page, view, entity)
     for first, second in connected_pairs(view):
-        pages[view.pair_page(first, second)] = pair_page(view, first, second)
-    pages[view.pairs_data()] = pair_picker_data(view)
-    return pages
+        makers[view.pair_page(first, second)] = functools.partial(pair_page, view, first, second)
+    makers[view.pairs_data()] = functools.partial(pair_picker_data, view)
+    return makers
+
+
+def _pages_showing_changes(view: GameView, before: GameView) -> set[str] | None:
+    """The pages of ``view`` that show a scenario added, removed or whose summary differs from ``before``'s; None
+    when every page may have changed (a scenario's ``cards:`` changed, or which entities or pairs the graph has).
+
+    What the graph says of an entity or a pair (its scenarios, its rulings) changes only with the scenarios that
+    name it, whose entities and pairs are among those written again."""
+    old, new = before.by_id, view.by_id
+    changed = [(old.get(i), new.get(i)) for i in old.keys() | new.keys() if old.get(i) is not new.get(i)]
+    if any(was is not None and now is not None and was.cards != now.cards for was, now in changed):
+        return None
+    if before.graph.nodes.keys() != view.graph.nodes.keys() or {frozenset(e) for e in before.graph.edges} != {frozenset(e) for e in view.graph.edges}:
+        return None
+    again = {view.home(), view.rulings_page()}
+    for summary in (s for pair in changed for s in pair if s is not None):
+        again.add(view.scenario_page(summary.id))
+        rulings = {*summary.demonstrated, *summary.uncited, *summary.touched, *summary.readings}
+        again.update(view.ruling_page(r) for r in rulings if r in view.game.catalogue)
+        again.update(view.entity_page(e) for e in summary.entities)
+        again.update(view.pair_page(a, b) for a, b in summary.meetings)
+    return again

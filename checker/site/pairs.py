@@ -13,11 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from checker.runner import RunResult
-from checker.site.model import GameView
-from checker.trace import Entity, TraceStep
-
-ANSWER_STEPS = 2  # trace steps quoted as a meeting's one-line answer
+from checker.site.model import GameView, Met, Shown
+from checker.trace import Entity
 
 #: A question scenario for two entities; the tokens are replaced here and in the picker's script.
 QUESTION_TEMPLATE = (
@@ -34,20 +31,18 @@ QUESTION_TEMPLATE = (
 
 @dataclass(frozen=True)
 class Meeting:
-    """One scenario in which the engine made two entities interact, and the steps where it did."""
+    """One scenario in which the engine made two entities interact, and what it did there."""
 
-    result: RunResult
-    steps: tuple[TraceStep, ...]
+    result: Shown
+    met: Met
 
     @property
     def rulings(self) -> list[str]:
-        return sorted({step.ruling for step in self.steps if step.ruling})
+        return list(self.met.rulings)
 
     def answer(self) -> str:
         """What the engine did when they met, in one line."""
-        said = "; ".join(step.text for step in self.steps[:ANSWER_STEPS])
-        more = len(self.steps) - ANSWER_STEPS
-        return said + (f" (and {more} more step{'s' if more != 1 else ''})" if more > 0 else "")
+        return self.met.answer
 
 
 def ordered(a: Entity, b: Entity) -> tuple[Entity, Entity]:
@@ -62,11 +57,8 @@ def connected_pairs(view: GameView) -> list[tuple[Entity, Entity]]:
 def meetings(view: GameView, a: Entity, b: Entity) -> list[Meeting]:
     """Every scenario in which a step citing a ruling involved both, in scenario order."""
     interaction = view.graph.edges[a, b]["interaction"]
-    found = []
-    for result in (view.by_id[sid] for sid in sorted(interaction.scenarios)):
-        steps = tuple(s for s in result.trace if s.ruling and a in s.entities and b in s.entities)
-        found.append(Meeting(result, steps))
-    return found
+    pair = ordered(a, b)
+    return [Meeting(result, result.meetings[pair]) for result in (view.by_id[sid] for sid in sorted(interaction.scenarios))]
 
 
 def unconnected(view: GameView, entity: Entity) -> list[Entity]:
@@ -88,11 +80,10 @@ def definitions(view: GameView, entity: Entity) -> list[tuple[Any, list[str]]]:
     by_text: dict[str, list[str]] = {}
     values: dict[str, Any] = {}
     for result in (view.by_id[sid] for sid in sorted(where)):
-        scenario = result.scenario
-        if scenario is not None and name in scenario.cards:
-            text = json.dumps(scenario.cards[name], sort_keys=True)
+        if name in result.cards:
+            text = json.dumps(result.cards[name], sort_keys=True)
             by_text.setdefault(text, []).append(result.id)
-            values[text] = scenario.cards[name]
+            values[text] = result.cards[name]
     counts = Counter({text: len(ids) for text, ids in by_text.items()})
     return [(values[text], by_text[text]) for text, _ in counts.most_common()]
 

@@ -1,18 +1,21 @@
 """The MkDocs plugin (entry point ``rulings``) that generates the rulings website.
 
-At build time it runs every scenario with the engine, writes every page, and adds the
-front-end files: ours from this package, Cytoscape.js from ``node_modules`` (installed from
-the npm registry by the setup, never committed). ``mkdocs serve`` rebuilds when a scenario,
-a catalogue or a rules module changes.
+At build time it runs every scenario with the engine, on every core, each scenario's own page
+written by the worker that ran it (:mod:`checker.site.played`), writes every other page, and
+adds the front-end files: ours from this package, Cytoscape.js from ``node_modules``
+(installed from the npm registry by the setup, never committed). ``mkdocs serve`` rebuilds
+when a scenario, a catalogue or a rules module changes. Pages are kept compressed until
+MkDocs writes them.
 
 A generated page is HTML already: the pages outside the navigation (all but a few) skip
 Markdown (:class:`GeneratedPage`), and the plugin indexes them for search itself, with the
 search plugin's own parser, from their text without the parts marked ``data-search-exclude``.
 
 The plugin lives as long as ``mkdocs serve`` (it has ``on_startup``): it keeps each scenario
-file's run (:class:`checker.site.model.Played`) and each page's digest. Under
-``mkdocs serve --dirty`` a rebuild re-runs only the files that changed and renders, indexes
-and writes only the pages whose text changed.
+file's run (:class:`checker.site.played.Played`), each game's view and pages, and each page's
+digest. Under ``mkdocs serve --dirty`` a rebuild re-runs only the files that changed, writes
+again only the pages that show a changed scenario (:func:`checker.site.pages.pages_of_game`),
+and renders, indexes and writes only the pages whose text changed.
 """
 
 from __future__ import annotations
@@ -20,12 +23,12 @@ from __future__ import annotations
 import json
 import logging
 import re
+import zlib
 from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
 import jinja2.bccache
-from material.plugins.search.plugin import Parser, SearchIndex
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -37,8 +40,11 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from checker.site.model import GameView, PlayedCache, build_model
-from checker.site.pages import Pages, WrittenPage, all_pages, pages_of_game, searchable, toc_tokens
+from checker.site.model import GameView
+from checker.site.pages import (
+    PackedPage, Pages, WrittenPage, all_pages, packed, pages_of_game, search_entries, searchable, toc_tokens, url,
+)
+from checker.site.played import PlayedCache, build_model
 
 ASSETS = Path(__file__).parent / "assets"
 THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
@@ -64,11 +70,35 @@ class GeneratedFile(File):
 
 
 class GeneratedPage(Page):
-    """A generated page outside the navigation: its meta and HTML come from the plugin, not from Markdown."""
+    """A generated page outside the navigation: its meta and HTML come from the plugin, not from Markdown.
 
-    def __init__(self, file: File, config: MkDocsConfig, written: WrittenPage) -> None:
+    MkDocs renders every page before it writes the first; a generated page keeps its HTML compressed
+    in between. ``content`` unpacks it when read; the last page read stays unpacked, so that setting it to
+    the very text read (as the search plugin and this one do) packs nothing again."""
+
+    _last: tuple[bytes, str] | None = None  # the last page read, packed and unpacked
+
+    def __init__(self, file: File, config: MkDocsConfig, written: WrittenPage | PackedPage) -> None:
+        self._packed: bytes | None = None
         super().__init__(None, file, config)
-        self.written: WrittenPage | None = written
+        self.written: WrittenPage | PackedPage | None = written
+        self.indexed = written.search if isinstance(written, PackedPage) else None  # its search entries, when made
+
+    @property  # type: ignore[override]
+    def content(self) -> str | None:
+        last = GeneratedPage._last
+        if self._packed is None or (last is not None and last[0] is self._packed):
+            return None if self._packed is None else last[1]  # type: ignore[index]
+        html = zlib.decompress(self._packed).decode("utf-8")
+        GeneratedPage._last = (self._packed, html)
+        return html
+
+    @content.setter
+    def content(self, html: str | None) -> None:
+        last = GeneratedPage._last
+        if html is not None and last is not None and last[0] is self._packed and last[1] is html:
+            return
+        self._packed = None if html is None else zlib.compress(html.encode("utf-8"), 1)
 
     def read_source(self, config: MkDocsConfig) -> None:
         assert self.written is not None, f"{self.file.src_uri} was already rendered"
@@ -77,10 +107,14 @@ class GeneratedPage(Page):
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         assert self.written is not None, f"{self.file.src_uri} was already rendered"
-        self.content = self.written.html
+        if isinstance(self.written, PackedPage):
+            self._packed = self.written.packed
+            html = self.content
+        else:
+            self.content = html = self.written.html
         self.written = None  # the HTML lives on in self.content until the page is written
-        self.toc = get_toc(toc_tokens(self.content))
-        self.present_anchor_ids = set(ANCHOR.findall(self.content))
+        self.toc = get_toc(toc_tokens(html))
+        self.present_anchor_ids = set(ANCHOR.findall(html))
         self.links_to_anchors = {}
 
 
@@ -107,9 +141,10 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         self.digests: dict[str, str] = {}  # by source path, as last built
         self.settings = ""  # the text of mkdocs.yml, as last built: the navigation and theme of every page
         self.search: dict[str, list[dict[str, Any]]] = {}  # each generated page's search entries, as last built
-        self.written: dict[str, WrittenPage] = {}  # this build's pages, until each is read
+        self.written: dict[str, WrittenPage | PackedPage] = {}  # this build's pages, until each is read
         self.nav_html: dict[str, str] = {}  # the HTML of a page in the navigation, between reading and rendering
         self.summaries: set[str] = set()  # pages that search finds by their title and summary
+        self.unsearched: set[str] = set()  # pages search leaves out
         self.game_pages: dict[str, tuple[GameView, Pages]] = {}  # by game: the view they show, its pages
 
     def _root(self, config: MkDocsConfig) -> Path:
@@ -137,23 +172,24 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         root = self._root(config)
         model = build_model(root / self.config.scenarios, self.played)
-        generated = all_pages(model, self.played.text, self._pages_of_game)
+        generated = all_pages(model, self.played.own_page, self._pages_of_game)
         digests: dict[str, str] = {}
         settings = Path(config.config_file_path).read_text(encoding="utf-8")
         self.written = {}
-        self.summaries = {source for source, page in generated.items() if isinstance(page, WrittenPage) and page.summary_only}
+        self.summaries = {source for source, page in generated.items() if not isinstance(page, str) and page.summary_only}
+        self.unsearched = {source for source, page in generated.items() if not isinstance(page, str) and not page.searched}
         for source, page in generated.items():
             existing = files.get_file_from_path(source)
             if existing is not None:
                 files.remove(existing)
-            if isinstance(page, WrittenPage):
+            if not isinstance(page, str):
                 file = GeneratedFile.generated(config, source, content="")  # read from self.written
                 digests[source] = page.digest
             else:
                 file = GeneratedFile.generated(config, source, content=page)
                 digests[source] = WrittenPage({}, page).digest
             file.modified = not self.dirty or settings != self.settings or digests[source] != self.digests.get(source)
-            if file.modified and isinstance(page, WrittenPage):
+            if file.modified and not isinstance(page, str):
                 self.written[source] = page
             files.append(file)
         self._forget(config, set(self.digests) - set(digests))
@@ -169,12 +205,13 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         return files
 
     def _pages_of_game(self, view: GameView) -> Pages:
-        """A game's pages, written again only when the game's view changed since the last build."""
+        """A game's pages: the last build's when the game's view has not changed, else those that show a
+        changed scenario written again (:func:`checker.site.pages.pages_of_game`)."""
         if not self.dirty:  # a single build: nothing to keep
-            return pages_of_game(view, self.played.text)
+            return packed(pages_of_game(view, self.played.own_page))
         kept = self.game_pages.get(view.id)
         if kept is None or kept[0] is not view:
-            kept = self.game_pages[view.id] = (view, pages_of_game(view, self.played.text))
+            kept = self.game_pages[view.id] = (view, packed(pages_of_game(view, self.played.own_page, kept)))
         return kept[1]
 
     def _forget(self, config: MkDocsConfig, gone: set[str]) -> None:
@@ -198,8 +235,9 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         written = self.written.pop(page.file.src_uri, None)
         if written is None:
             return None
-        self.nav_html[page.file.src_uri] = written.html
-        return written.front_matter
+        unpacked = written.unpacked()
+        self.nav_html[page.file.src_uri] = unpacked.html
+        return unpacked.front_matter
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """A generated page's search entries; the search plugin leaves the page to us."""
@@ -209,7 +247,13 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
             html = self.nav_html.pop(page.file.src_uri)
             page.toc = get_toc(toc_tokens(html))
             page.present_anchor_ids = set(ANCHOR.findall(html))
-        self.search[page.file.src_uri] = search_entries(page, searchable(html, page.file.src_uri in self.summaries))
+        source = page.file.src_uri
+        if source in self.unsearched:
+            self.search[source] = []
+        elif isinstance(page, GeneratedPage) and page.indexed is not None and page.url == url(source):
+            self.search[source] = page.indexed
+        else:
+            self.search[source] = search_entries(page.meta, page.toc, page.url, searchable(html, source in self.summaries))
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         return html
 
@@ -247,15 +291,3 @@ def _dirty_warning_as_information(record: logging.LogRecord) -> bool:
     if record.levelno == logging.WARNING and record.getMessage().startswith("A 'dirty' build is being performed"):
         record.levelno, record.levelname = logging.INFO, "INFO"
     return True
-
-
-def search_entries(page: Page, html: str) -> list[dict[str, Any]]:
-    """The search plugin's entries for a page, its sections split and read by the plugin's own parser."""
-    index = SearchIndex()
-    parser = Parser()
-    parser.feed(html)
-    parser.close()
-    for section in parser.data:
-        if not section.is_excluded():
-            index.create_entry_for_section(section, page.toc, page.url, page)
-    return index.entries
