@@ -48,8 +48,9 @@ def rulings_site(work: Path, scenarios: Path) -> None:
     build(load_config(str(site_config(ROOT / "mkdocs.yml", work, scenarios, ROOT / "node_modules"))))
 
 
-def bare_site(work: Path, pages: int) -> None:
-    """``pages`` pages of a heading and a sentence, with the rulings site's theme, plugins and navigation settings."""
+def bare_site(work: Path, pages: int, in_nav: int) -> None:
+    """``pages`` pages of a heading and a sentence, with the rulings site's theme, plugins and navigation settings,
+    ``in_nav`` of them in the navigation."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -60,8 +61,8 @@ def bare_site(work: Path, pages: int) -> None:
     (docs / "index.md").write_text("# Home\n", encoding="utf-8")
     for number in range(pages - 1):
         (docs / f"page-{number}.md").write_text(f"# Page {number}\n\nSome text.\n", encoding="utf-8")
-    for number in range(min(len(ours["nav"]) - 1, pages - 1)):
-        nav.append({f"Page {number}": f"page-{number}.md"})  # as many pages in the navigation as ours lists
+    for number in range(min(in_nav - 1, pages - 1)):
+        nav.append({f"Page {number}": f"page-{number}.md"})
     config = {key: ours[key] for key in ("site_name", "site_url", "theme", "markdown_extensions", "strict")}
     config |= {"docs_dir": str(docs), "site_dir": str(work / "site"), "plugins": ["search"], "nav": nav}
     (work / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
@@ -71,6 +72,13 @@ def bare_site(work: Path, pages: int) -> None:
 def run_build(kind: str, work: Path, source: str) -> Measured:
     command = [sys.executable, str(THIS), "--build", kind, "--work", str(work), "--source", source]
     return measure(command, cwd=ROOT, env=environment())
+
+
+def pages_in_nav() -> int:
+    """The rulings site's navigation: the pages of mkdocs.yml and one per game (the plugin's ``on_config``)."""
+    from checker.suite import games
+
+    return len(yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]) + len(games())
 
 
 # --- What a built site weighs --------------------------------------------------------------------------
@@ -157,7 +165,8 @@ def main() -> None:
     if args.build == "rulings":
         return rulings_site(args.work, Path(args.source))
     if args.build == "bare":
-        return bare_site(args.work, int(args.source))
+        pages, in_nav = map(int, args.source.split(","))
+        return bare_site(args.work, pages, in_nav)
     if args.scenarios:
         scale(args.scenarios, args.repeat)
     if args.serve:
@@ -181,7 +190,7 @@ def scale(count: int, repeat: int) -> None:
             path, raw, packed = heaviest(built)
             size = sum(f.stat().st_size for f in built.rglob("*") if f.is_file())
             shutil.rmtree(site)
-            floor.append(run_build("bare", work / f"bare-{turn}", str(pages)))
+            floor.append(run_build("bare", work / f"bare-{turn}", f"{pages},{pages_in_nav()}"))
             shutil.rmtree(work / f"bare-{turn}")
         wall = statistics.median(m.wall for m in ours)
         floor_wall = statistics.median(m.wall for m in floor)
