@@ -310,13 +310,14 @@ class Game:
         before = getattr(self.rules, "before_action", None)
         if before is not None:
             before(context, working, action)
-            standing, working = working, deep_copy(working)
-        else:
-            standing = state
         try:
             self.vocabulary.actions[action["action"]].handler(context, working, action)
         except Rejection as rejection:
-            rejection.standing = standing
+            rejection.standing = state
+            if before is not None:  # done again on a copy of its own, the trace already showing it
+                rejection.standing = deep_copy(state)
+                with context.quietly():
+                    before(context, rejection.standing, action)
             raise
         return working
 
