@@ -11,14 +11,14 @@ import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Generic, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 from checker.runner import RunResult, Verdict
 from checker.scenario import Scenario
 from checker.suite import Suite
 
 T = TypeVar("T")
-#: Below this many files one process checks them all: starting workers would cost more.
+#: Below this many items (files, pages) one process does them all: starting workers would cost more.
 PARALLEL_FROM = 64
 
 
@@ -46,43 +46,44 @@ def check_files(suite: Suite, files: Sequence[Path], render: Callable[[RunResult
 
 
 _Done = tuple[Path, "str | None", Checked[T]]
+Item = TypeVar("Item")
 U = TypeVar("U")
-_work: Callable[[Path], object] | None = None  # what a forked worker does with each file
+_work: Callable[[Any], object] | None = None  # what a forked worker does with each item
 
 
-def each_file(files: Sequence[Path], work: Callable[[Path], U], jobs: int,
-              prepare: Callable[[], object] | None = None) -> Iterator[U]:
-    """``work(path)`` for every file, in the order of ``files``, on ``jobs`` forked processes (one below
-    :data:`PARALLEL_FROM` files, or where processes cannot be forked). The workers inherit ``work`` and
+def each(items: Sequence[Item], work: Callable[[Item], U], jobs: int,
+         prepare: Callable[[], object] | None = None) -> Iterator[U]:
+    """``work(item)`` for every item (a scenario file, a page to make), in the order of ``items``, on ``jobs`` forked processes (one
+    below :data:`PARALLEL_FROM` items, or where processes cannot be forked). The workers inherit ``work`` and
     whatever is imported or built before they start, ``prepare()`` last (what each would otherwise build
-    again; not called when one process does the work); only each path and what ``work`` returns cross
-    between processes, so it must return something picklable."""
+    again; not called when one process does the work); only each item and what ``work`` returns cross
+    between processes, so both must be picklable."""
     global _work
-    if jobs <= 1 or len(files) < PARALLEL_FROM:
-        yield from (work(path) for path in files)
+    if jobs <= 1 or len(items) < PARALLEL_FROM:
+        yield from (work(item) for item in items)
         return
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        yield from (work(path) for path in files)
+        yield from (work(item) for item in items)
         return
     if prepare is not None:
         prepare()
     _work = work  # inherited by the forked workers, not sent to them
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            yield from pool.imap(_in_worker, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
+            yield from pool.imap(_in_worker, items, chunksize=max(1, min(32, len(items) // (jobs * 8))))
     finally:
         _work = None
 
 
-def _in_worker(path: Path) -> object:
+def _in_worker(item: Any) -> object:
     assert _work is not None
-    return _work(path)
+    return _work(item)
 
 
 def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:
-    return each_file(files, functools.partial(_check_one, suite, render), jobs, prepare=lambda: list(suite.games.values()))
+    return each(files, functools.partial(_check_one, suite, render), jobs, prepare=lambda: list(suite.games.values()))
 
 
 def _check_one(suite: Suite, render: Callable[[RunResult], T], path: Path) -> _Done[T]:

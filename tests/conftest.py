@@ -50,8 +50,8 @@ class Site:
     base: str  # http://127.0.0.1:PORT/
 
 
-def build_site(folder: Path, scenarios: Path, node_modules: Path = ROOT / "node_modules") -> Path:
-    return site_build.build_site(ROOT / "mkdocs.yml", folder, scenarios, node_modules)
+def build_site(folder: Path, scenarios: Path, node_modules: Path = ROOT / "node_modules", jobs: int | None = None) -> Path:
+    return site_build.build_site(ROOT / "mkdocs.yml", folder, scenarios, node_modules, jobs)
 
 
 @pytest.fixture(scope="session")

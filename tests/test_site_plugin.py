@@ -112,3 +112,59 @@ def test_a_dirty_rebuild_after_edits_gives_the_site_a_clean_build_gives(tmp_path
     assert pages == {p.relative_to(served) for p in served.rglob("*.html")}
     differ = [p for p in sorted(pages) if (clean / p).read_bytes() != (served / p).read_bytes()]
     assert not differ, differ[:10]
+
+
+def _one_game(tmp_path: Path) -> Path:
+    import shutil
+
+    root = tmp_path / "scenarios"
+    shutil.copytree(ROOT / "scenarios" / "monster-rancher-bc2", root / "monster-rancher-bc2")
+    return root
+
+
+def test_a_site_made_and_rendered_on_two_processes_is_the_site_made_on_one(tmp_path: Path, monkeypatch) -> None:
+    """Pages made by forked workers, and rendered into the theme by a forked process while MkDocs renders the
+    rest: the same files, byte for byte, as one process builds."""
+    from checker.site import plugin, rendering
+
+    shared: list[int] = []
+
+    def spied(*args, **kwargs):
+        elsewhere = rendering.start(*args, **kwargs)
+        shared.append(len(elsewhere.pages))
+        return elsewhere
+
+    monkeypatch.setattr(plugin, "start", spied)
+    scenarios = _one_game(tmp_path)
+    one = build_site(tmp_path / "one", scenarios, jobs=1)
+    two = build_site(tmp_path / "two", scenarios, jobs=2)
+    assert shared[0] == 0 and shared[1] >= rendering.PARALLEL_FROM // 2, shared  # the second build shared pages out
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(two) for p in two.rglob("*") if p.is_file())
+    differ = [p for p in files if (one / p).read_bytes() != (two / p).read_bytes()]
+    assert not differ, differ[:10]
+
+
+@pytest.mark.parametrize("trouble", ["error", "warning"])
+def test_trouble_rendering_pages_in_another_process_fails_the_strict_build(tmp_path: Path, monkeypatch, caplog,
+                                                                          trouble: str) -> None:
+    import logging
+    import os
+
+    from mkdocs.commands import build as mkdocs_build
+
+    here = os.getpid()
+    real = mkdocs_build._build_page
+
+    def troubled(page, *args, **kwargs):  # in the forked process only
+        if os.getpid() != here:
+            if trouble == "error":
+                raise RuntimeError("no template today")
+            logging.getLogger("mkdocs.plugins").warning("a page the theme frowns upon")
+        return real(page, *args, **kwargs)
+
+    monkeypatch.setattr(mkdocs_build, "_build_page", troubled)
+    with pytest.raises(Abort):
+        build_site(tmp_path, _one_game(tmp_path), jobs=2)
+    expected = "pages in another process failed" if trouble == "error" else "pages in another process gave the warnings above"
+    assert expected in caplog.text

@@ -12,21 +12,25 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 
-def site_config(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path) -> Path:
-    """A copy of ``mkdocs.yml`` in ``work`` that builds into ``work``/site from ``scenarios``; its path."""
+def site_config(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path, jobs: int | None = None) -> Path:
+    """A copy of ``mkdocs.yml`` in ``work`` that builds into ``work``/site from ``scenarios`` (on ``jobs`` processes,
+    by default one per core); its path."""
     config = yaml.safe_load(mkdocs_yml.read_text(encoding="utf-8"))
     config["docs_dir"] = str(mkdocs_yml.parent / config.get("docs_dir", "docs"))
     config["site_dir"] = str(work / "site")
-    config["plugins"] = ["search", {"rulings": {"scenarios": str(scenarios), "node_modules": str(node_modules)}}]
+    rulings: dict[str, object] = {"scenarios": str(scenarios), "node_modules": str(node_modules)}
+    if jobs is not None:
+        rulings["jobs"] = jobs
+    config["plugins"] = ["search", {"rulings": rulings}]
     work.mkdir(parents=True, exist_ok=True)
     config_file = work / "mkdocs.yml"
     config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
     return config_file
 
 
-def build_site(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path) -> Path:
+def build_site(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Path, jobs: int | None = None) -> Path:
     """Build into ``work``/site, reading ``scenarios`` instead of the repository's; return the site folder."""
-    build(load_config(str(site_config(mkdocs_yml, work, scenarios, node_modules))))
+    build(load_config(str(site_config(mkdocs_yml, work, scenarios, node_modules, jobs))))
     return work / "site"
 
 

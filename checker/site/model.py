@@ -36,6 +36,7 @@ def slug(text: str) -> str:
     return words or "x-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def page(*parts: str) -> str:
     """A page's source path; every part must be a safe name, so no path can leave the site."""
     for part in parts:

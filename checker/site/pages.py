@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from material.plugins.search.plugin import Parser, SearchIndex
 from mkdocs.structure.toc import get_toc
 
-from checker import reference
+from checker import batch, reference
 from checker.catalogue import MUST_BE_COVERED, Ruling
 from checker.compare import flatten
 from checker.report import LABELS, outcome_text, yaml_text
@@ -83,15 +83,21 @@ def url(source: str) -> str:
     return stem + "/"
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _folders(source: str) -> tuple[str, ...]:
+    """The folders of a page's directory URL: 'g/rulings/r.md' -> ('g', 'rulings', 'r')."""
+    return tuple(url(source).split("/")[:-1])
+
+
 def href(here: str, there: str) -> str:
     """The relative link from one page to another (both directory URLs, so no file name is involved)."""
-    start, target = url(here).split("/")[:-1], url(there).split("/")[:-1]
+    start, target = _folders(here), _folders(there)
     common = 0
     for mine, theirs in zip(start, target):
         if mine != theirs:
             break
         common += 1
-    relative = [".."] * (len(start) - common) + target[common:]
+    relative = [".."] * (len(start) - common) + list(target[common:])
     return "/".join(relative) + "/" if relative else "./"
 
 
@@ -170,6 +176,24 @@ class WrittenPage:
         return self
 
 
+ANCHOR = re.compile(r'\sid="([^"]+)"')
+
+
+@dataclass(frozen=True)
+class Read:
+    """What MkDocs reads of a page besides its HTML: its table of contents, the anchors it has, its search entries."""
+
+    headings: list[dict[str, Any]]  # :func:`toc_tokens`
+    anchors: frozenset[str]
+    search: list[dict[str, Any]] | None  # :func:`search_entries` (None: not made)
+
+    @classmethod
+    def of(cls, page: WrittenPage, source: str) -> Read:
+        headings = toc_tokens(page.html)
+        search = search_entries(page.meta, get_toc(headings), url(source), searchable(page.html, page.summary_only))
+        return cls(headings, frozenset(ANCHOR.findall(page.html)), search)
+
+
 @dataclass(frozen=True)
 class PackedPage:
     """A written page kept compressed until MkDocs reads it."""
@@ -178,16 +202,14 @@ class PackedPage:
     packed: bytes  # the HTML, UTF-8, zlib
     summary_only: bool
     digest: str
-    search: list[dict[str, Any]] | None = None  # its search entries, when made with it (:func:`search_entries`)
+    read: Read | None = None  # what MkDocs reads of it, when made with it
     searched: bool = True
 
     @classmethod
     def of(cls, page: WrittenPage, source: str | None = None) -> PackedPage:
-        """The page packed; with its ``source`` path, its search entries made now too."""
-        search = None
-        if source is not None:
-            search = search_entries(page.meta, get_toc(toc_tokens(page.html)), url(source), searchable(page.html, page.summary_only))
-        return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest, search, page.searched)
+        """The page packed; with its ``source`` path, what MkDocs reads of it made now too."""
+        read = Read.of(page, source) if source is not None else None
+        return cls(page.meta, zlib.compress(page.html.encode("utf-8"), 1), page.summary_only, page.digest, read, page.searched)
 
     def unpacked(self) -> WrittenPage:
         return WrittenPage(self.meta, zlib.decompress(self.packed).decode("utf-8"), self.summary_only, self.searched)
@@ -1240,15 +1262,53 @@ Pages = dict[str, "WrittenPage | PackedPage | str"]
 OwnPages = Callable[[GameView, Shown], "WrittenPage | PackedPage"]
 
 
-def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameView], Pages] | None = None) -> Pages:
+def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameView], Pages] | None = None,
+              jobs: int = 1) -> Pages:
     """Every generated page (and the game pages' JSON data, as text) by source path, packed. ``own_page(view, result)``
-    gives a scenario's own page; ``game_pages(view)`` a game's pages (default :func:`pages_of_game`)."""
+    gives a scenario's own page; ``game_pages(view)`` a game's pages (default :func:`pages_of_game`, made on
+    ``jobs`` processes)."""
     pages: Pages = packed({"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)})
-    for view in model.games.values():
-        pages.update(game_pages(view) if game_pages is not None else packed(pages_of_game(view, own_page)))
-    for view in model.games.values():
-        pages.update(list_pages(view))  # the full lists of the game's pages and of the coverage and disputes pages
+    if game_pages is None and jobs > 1:
+        pages.update(_games_on_every_core(model, own_page, jobs))
+    else:
+        for view in model.games.values():
+            pages.update(game_pages(view) if game_pages is not None else packed(pages_of_game(view, own_page)))
+        for view in model.games.values():
+            pages.update(list_pages(view))  # the full lists of the game's pages and of the coverage and disputes pages
     assert all(re.match(r"^[a-z0-9][a-z0-9./-]*\.(md|json)$", p) and ".." not in p for p in pages)
+    return pages
+
+
+def _games_on_every_core(model: SiteModel, own_page: OwnPages, jobs: int) -> Pages:
+    """What :func:`pages_of_game` and :func:`list_pages` give for every game, in the same order, each page but the
+    scenarios' own (made already) made by one of ``jobs`` forked processes with the full lists it links to."""
+    makers = {view.id: _page_makers(view, own_page) for view in model.games.values()}
+    own = {view.scenario_page(result.id) for view in model.games.values() for result in view.results}
+    here = {view.id: dict(view.memo.get("lists", {})) for view in model.games.values()}  # those of the pages made so far
+
+    def make(source: str) -> tuple[WrittenPage | PackedPage | str, dict[str, Pages]]:
+        view = model.games[source.split("/", 1)[0]]
+        lists: dict[str, Listing] = view.memo.setdefault("lists", {})
+        known = set(lists)
+        made = makers[view.id][source]()
+        return (PackedPage.of(made, source) if isinstance(made, WrittenPage) else made,
+                {name: packed(_list_pages(view, lists[name])) for name in lists.keys() - known})
+
+    elsewhere = [source for game in makers.values() for source in game if source not in own]
+    made = dict(zip(elsewhere, batch.each(elsewhere, make, jobs)))
+    pages: Pages = {}
+    full_lists: dict[str, dict[str, Pages]] = {}
+    for game, game_makers in makers.items():
+        full_lists[game] = {name: packed(_list_pages(model.games[game], listing)) for name, listing in here[game].items()}
+        for source, maker in game_makers.items():
+            if source in own:
+                pages[source] = maker()
+            else:
+                pages[source], lists = made[source]
+                full_lists[game].update(lists)
+    for lists in full_lists.values():
+        for name in sorted(lists):
+            pages.update(lists[name])
     return pages
 
 

@@ -1,7 +1,7 @@
 """Every scenario file played for the site, on every core: its run, its own page and its summary.
 
 Each file is loaded, run, and (when it consults ambiguous rulings) run under their other
-readings by a worker process (:func:`checker.batch.each_file`), which writes the scenario's
+readings by a worker process (:func:`checker.batch.each`), which writes the scenario's
 own page there and sends back that page, compressed, and the run's summary
 (:class:`checker.site.model.Shown`), never the run itself. Ids are checked for uniqueness
 here, in file order, as :meth:`checker.suite.Suite.load_many` does.
@@ -97,7 +97,7 @@ class PlayedCache:
         file uses among them); the cache then holds these files only."""
         texts = {path: path.read_text(encoding="utf-8") for path in paths}
         changed = [path for path in paths if (kept := self.files.get(str(path))) is None or kept.text != texts[path]]
-        fresh = dict(zip(changed, batch.each_file(changed, _play_file, self.jobs, prepare=_every_game)))
+        fresh = dict(zip(changed, batch.each(changed, _play_file, self.jobs, prepare=_every_game)))
         played_now: dict[str, Played] = {}
         first_file: dict[str, str] = {}
         shown: list[Shown] = []

@@ -42,9 +42,11 @@ from mkdocs.structure.toc import get_toc
 
 from checker.site.model import GameView
 from checker.site.pages import (
-    PackedPage, Pages, WrittenPage, all_pages, packed, pages_of_game, search_entries, searchable, toc_tokens, url,
+    ANCHOR, PackedPage, Pages, Read, WrittenPage, all_pages, packed, pages_of_game, search_entries, searchable, toc_tokens,
+    url,
 )
 from checker.site.played import PlayedCache, build_model
+from checker.site.rendering import Elsewhere, QuietSkips, start
 
 ASSETS = Path(__file__).parent / "assets"
 THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
@@ -52,12 +54,12 @@ GAMES = Path(__file__).parent.parent / "games"
 VENDOR = {"assets/vendor/cytoscape.min.js": "cytoscape/dist/cytoscape.min.js"}
 OURS = {"assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "assets/rulings.css": "rulings.css"}
 SEARCH_INDEX = "search/search_index.json"
-ANCHOR = re.compile(r'\sid="([^"]+)"')
 
 
 class RulingsConfig(base.Config):
     scenarios = c.Type(str, default="scenarios")
     node_modules = c.Type(str, default="node_modules")
+    jobs = c.Optional(c.Type(int))  # processes that play the scenarios and render the pages; default: one per core
 
 
 class GeneratedFile(File):
@@ -82,7 +84,7 @@ class GeneratedPage(Page):
         self._packed: bytes | None = None
         super().__init__(None, file, config)
         self.written: WrittenPage | PackedPage | None = written
-        self.indexed = written.search if isinstance(written, PackedPage) else None  # its search entries, when made
+        self.read = written.read if isinstance(written, PackedPage) else None  # what MkDocs reads of it, when made
 
     @property  # type: ignore[override]
     def content(self) -> str | None:
@@ -109,12 +111,15 @@ class GeneratedPage(Page):
         assert self.written is not None, f"{self.file.src_uri} was already rendered"
         if isinstance(self.written, PackedPage):
             self._packed = self.written.packed
-            html = self.content
         else:
-            self.content = html = self.written.html
+            self.content = self.written.html
         self.written = None  # the HTML lives on in self.content until the page is written
-        self.toc = get_toc(toc_tokens(html))
-        self.present_anchor_ids = set(ANCHOR.findall(html))
+        if self.read is None:
+            html = self.content
+            assert html is not None
+            self.read = Read(toc_tokens(html), frozenset(ANCHOR.findall(html)), None)
+        self.toc = get_toc(self.read.headings)
+        self.present_anchor_ids = set(self.read.anchors)
         self.links_to_anchors = {}
 
 
@@ -146,6 +151,8 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         self.summaries: set[str] = set()  # pages that search finds by their title and summary
         self.unsearched: set[str] = set()  # pages search leaves out
         self.game_pages: dict[str, tuple[GameView, Pages]] = {}  # by game: the view they show, its pages
+        self.nav: Navigation | None = None
+        self.elsewhere = Elsewhere()  # the processes rendering a share of the generated pages
 
     def _root(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent
@@ -162,6 +169,8 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         from checker.suite import games
 
+        if self.config.jobs is not None:
+            self.played.jobs = self.config.jobs
         if config.nav is not None:
             config.nav[1:1] = [{game.title: f"{game.id}/index.md"} for game in games().values()]
         config.extra_javascript.extend(c.ExtraScriptValue(path) for path in ("assets/rulings.js", "assets/pairs.js"))  # rulings.js loads Cytoscape.js where a page has a graph
@@ -172,7 +181,10 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         root = self._root(config)
         model = build_model(root / self.config.scenarios, self.played)
-        generated = all_pages(model, self.played.own_page, self._pages_of_game)
+        if self.dirty:
+            generated = all_pages(model, self.played.own_page, self._pages_of_game)
+        else:  # a single build: every page made afresh, on every core
+            generated = all_pages(model, self.played.own_page, jobs=self.played.jobs)
         digests: dict[str, str] = {}
         settings = Path(config.config_file_path).read_text(encoding="utf-8")
         self.written = {}
@@ -205,10 +217,8 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         return files
 
     def _pages_of_game(self, view: GameView) -> Pages:
-        """A game's pages: the last build's when the game's view has not changed, else those that show a
-        changed scenario written again (:func:`checker.site.pages.pages_of_game`)."""
-        if not self.dirty:  # a single build: nothing to keep
-            return packed(pages_of_game(view, self.played.own_page))
+        """A game's pages under ``--dirty``: the last build's when the game's view has not changed, else those that
+        show a changed scenario written again (:func:`checker.site.pages.pages_of_game`)."""
         kept = self.game_pages.get(view.id)
         if kept is None or kept[0] is not view:
             kept = self.game_pages[view.id] = (view, packed(pages_of_game(view, self.played.own_page, kept)))
@@ -223,6 +233,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
                 output.unlink()
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
+        self.nav = nav
         in_nav = {id(page) for page in nav.pages}
         for file in files.documentation_pages():
             if id(file.page) not in in_nav and file.src_uri in self.written:
@@ -250,15 +261,23 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         source = page.file.src_uri
         if source in self.unsearched:
             self.search[source] = []
-        elif isinstance(page, GeneratedPage) and page.indexed is not None and page.url == url(source):
-            self.search[source] = page.indexed
+        elif isinstance(page, GeneratedPage) and page.read is not None and page.read.search is not None and page.url == url(source):
+            self.search[source] = page.read.search
         else:
             self.search[source] = search_entries(page.meta, page.toc, page.url, searchable(html, source in self.summaries))
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         return html
 
     def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        """Every page has been read: the generated pages outside the navigation are shared out to be rendered on
+        every core (:mod:`checker.site.rendering`)."""
         env.bytecode_cache = self.templates
+        assert self.nav is not None
+        pages = [file.page for file in files.documentation_pages()
+                 if isinstance(file.page, GeneratedPage) and (not self.dirty or file.is_modified())]
+        self.elsewhere = start(pages, config, files, self.nav, env, self.played.jobs)
+        if self.elsewhere.shares:
+            logging.getLogger("mkdocs.commands.build").addFilter(QuietSkips(self.elsewhere))
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
@@ -268,12 +287,25 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
 
     @event_priority(-50)  # after the search plugin has written the index of the other pages
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self._stop_rendering(wait=True)
         path = Path(config.site_dir, SEARCH_INDEX)
         if not path.is_file():
             return
         index = json.loads(path.read_text(encoding="utf-8"))
         index["docs"] += [entry for source in self.digests for entry in self.search.get(source, ())]
         path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._stop_rendering(wait=False)
+
+    def _stop_rendering(self, *, wait: bool) -> None:
+        build_log = logging.getLogger("mkdocs.commands.build")
+        for quiet in [f for f in build_log.filters if isinstance(f, QuietSkips)]:
+            build_log.removeFilter(quiet)
+        if wait:
+            self.elsewhere.wait()
+        else:
+            self.elsewhere.stop()
 
     def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
         root = self._root(config)
