@@ -182,14 +182,17 @@ def explore_each(
     """
     own = Branch.of(own_run if own_run is not None else run(scenario, game))
     alternatives = [branch for ruling in own.readings if only is None or ruling in only
-                    for branch in _alternatives(scenario, game, own.readings, ruling)]
+                    for branch in _alternatives(scenario, game, own.readings, ruling, own.result)]
     return Exploration((own, *alternatives))
 
 
-def _alternatives(scenario: Scenario, game: Game, readings: Mapping[str, str], ruling: str) -> tuple[Branch, ...]:
-    """Runs under each other reading of ``ruling``, every other ruling as in ``readings``."""
+def _alternatives(scenario: Scenario, game: Game, readings: Mapping[str, str], ruling: str,
+                  base: RunResult | None = None) -> tuple[Branch, ...]:
+    """Runs under each other reading of ``ruling``, every other ruling as in ``readings`` (those of ``base``, when
+    given: a run that kept its starts, each run then played on from before the action that first consulted ``ruling``)."""
+    start = next((s for s in reversed(base.starts) if ruling not in s.consulted), None) if base is not None else None
     return tuple(
-        Branch.of(run(scenario, game, {**readings, ruling: other}))
+        Branch.of(run(scenario, game, {**readings, ruling: other}, resume=(base, start) if base and start else None))
         for other in game.catalogue[ruling].reading_names if other != readings[ruling]
     )
 

@@ -47,6 +47,19 @@ class Checkpoint:
         return "final outcome" if self.action is None else f"after action {self.action + 1}"
 
 
+@dataclass(frozen=True)
+class Start:
+    """Where a run stood before its action ``action`` (before the end of the scenario when ``action`` is the number of
+    actions): its state, and how long its trace, its consulted readings, its checkpoints and its refusals were."""
+
+    action: int
+    state: Any  # never changed: every action makes a new state
+    trace: int
+    consulted: Mapping[str, str]
+    checkpoints: int
+    rejections: Mapping[int, Rejection]
+
+
 @dataclass
 class RunResult:
     path: str
@@ -59,6 +72,7 @@ class RunResult:
     rejections: dict[int, Rejection] = field(default_factory=dict)  # by action index; SETUP for the initial state
     error: InputError | None = None
     crash: str | None = None  # the traceback of a crash inside a rules module
+    starts: list[Start] = field(default_factory=list, repr=False, compare=False)  # kept when asked (see :func:`run`)
 
     @classmethod
     def invalid(cls, path: str, error: InputError) -> "RunResult":
@@ -93,12 +107,21 @@ class Audit(Protocol):
     def observed(self, facts: Mapping[str, Any]) -> None: ...
 
 
-def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *, audit: Audit | None = None) -> RunResult:
-    """Play ``scenario`` by ``game``'s rules; ``pins`` override the scenario's own readings."""
+def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *, audit: Audit | None = None,
+        keep_starts: bool = False, resume: tuple[RunResult, Start] | None = None) -> RunResult:
+    """Play ``scenario`` by ``game``'s rules; ``pins`` override the scenario's own readings.
+
+    ``keep_starts``: the result keeps where the run stood before each action (:attr:`RunResult.starts`).
+    ``resume``: an earlier run of the same scenario and one of its starts, before which that run consulted
+    no ruling that ``pins`` read otherwise; this run takes that run's steps up to there and plays on from
+    there, which is what playing from the beginning gives, but for the words of the trace steps that say
+    which readings are pinned.
+    """
     context = Context(game, {**scenario.readings, **(pins or {})})
     result = RunResult(path=scenario.path, scenario=scenario, verdict="pass")
+    play = _Play(scenario, game, context, result, audit, [] if keep_starts else None)
     try:
-        _Play(scenario, game, context, result, audit).run()
+        play.run(resume)
     except InputError as error:
         result.verdict = "invalid"
         result.error = scenario.document.locate(error)
@@ -109,6 +132,7 @@ def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *
         result.crash = traceback.format_exc()
     result.trace = context.trace
     result.readings = dict(context.consulted)
+    result.starts = play.starts or []
     if result.verdict == "pass":
         if scenario.is_question:
             result.verdict = "question"
@@ -124,21 +148,32 @@ class _Play:
     context: Context
     result: RunResult
     audit: Audit | None
+    starts: list[Start] | None = None  # kept when asked
 
-    def run(self) -> None:
-        self._play()
+    def run(self, resume: tuple[RunResult, Start] | None = None) -> None:
+        if resume is None:
+            self._play(self._setup(), 0)
+        else:
+            earlier, start = resume
+            self.context.trace[:] = earlier.trace[:start.trace]
+            self.context.consulted = dict(start.consulted)
+            self.result.checkpoints = earlier.checkpoints[:start.checkpoints]
+            self.result.rejections = dict(start.rejections)
+            self._play(start.state, start.action)
         self._check_cites()
         self._check_trace()
 
-    def _play(self) -> None:
-        state = self._setup()
+    def _play(self, state: Any, first: int) -> None:
+        """Play from the action ``first`` on, from ``state`` (``None``: the game refused the initial state)."""
         if state is None:
             return
-        for action in self.scenario.actions:
+        for action in self.scenario.actions[first:]:
+            self._keep_start(action.index, state)
             self.context.action = action.index
             state = self._apply(state, action)
             if action.expect is not None:
                 self._compare(action.index, action.expect, self._observe(state), at=("actions", action.index, "expect"))
+        self._keep_start(len(self.scenario.actions), state)
         self.context.action = None
         self.context.settling = True
         state = self.game.settle(state, self.context)
@@ -146,6 +181,11 @@ class _Play:
         self.result.outcome = self._observe(state)
         if self.scenario.expect is not None:
             self._compare(None, self.scenario.expect, self.result.outcome, at=("expect",))
+
+    def _keep_start(self, action: int, state: Any) -> None:
+        if self.starts is not None:
+            self.starts.append(Start(action, state, len(self.context.trace), dict(self.context.consulted),
+                                     len(self.result.checkpoints), dict(self.result.rejections)))
 
     def _check_cites(self) -> None:
         """Every ruling listed under ``expect_cites`` must be cited somewhere in the trace, none listed

@@ -60,10 +60,10 @@ class Suite:
         )
         return RunResult.invalid(item.path, item.document.locate(error))
 
-    def run_one(self, item: Scenario | RunResult) -> RunResult:
+    def run_one(self, item: Scenario | RunResult, *, keep_starts: bool = False) -> RunResult:
         if isinstance(item, RunResult):
             return item
-        return run(item, self.games[item.game])
+        return run(item, self.games[item.game], keep_starts=keep_starts)
 
     def check(self, paths: Iterable[str | Path]) -> list[RunResult]:
         return [self.run_one(item) for item in self.load_many(scenario_files(paths))]
@@ -109,8 +109,8 @@ def load_many(paths: Iterable[Path]) -> list[Scenario | RunResult]:
     return default().load_many(paths)
 
 
-def run_one(item: Scenario | RunResult) -> RunResult:
-    return default().run_one(item)
+def run_one(item: Scenario | RunResult, *, keep_starts: bool = False) -> RunResult:
+    return default().run_one(item, keep_starts=keep_starts)
 
 
 def check(paths: Iterable[str | Path]) -> list[RunResult]:

@@ -113,3 +113,30 @@ def test_a_survey_makes_one_run_per_reading_not_per_combination() -> None:
     assert len(found.touched) >= 4  # every combination would be 2 ** (k + 1) - 1 runs
     others = sum(len(game.catalogue[ruling].reading_names) - 1 for ruling in found.touched)
     assert len(found.branches) == 1 + others
+
+
+def _seen(result) -> tuple:
+    """What a run shows, but for the words of its steps (a run played on from another's start keeps that run's)."""
+    return (result.verdict, result.outcome, result.readings,
+            [(c.action, c.mismatches, c.observed) for c in result.checkpoints],
+            {index: (r.reason, r.message) for index, r in result.rejections.items()},
+            [(step.ruling, step.phase, step.step, step.action, step.values, step.entities, step.settling) for step in result.trace])
+
+
+def test_runs_under_other_readings_played_on_from_where_they_differ_are_runs_from_the_beginning(scenarios) -> None:
+    from checker.readings import explore_each
+    from checker.runner import SETUP
+
+    explored = 0
+    for scenario in scenarios:
+        game = suite.games()[scenario.game]
+        kept = suite.run_one(scenario, keep_starts=True)
+        if not kept.readings:
+            continue
+        if kept.verdict != "error":  # one start before each action and one before the end, unless setup was refused
+            assert [start.action for start in kept.starts] == ([] if SETUP in kept.rejections else list(range(len(scenario.actions) + 1)))
+        from_the_beginning = explore_each(scenario, game)
+        played_on = explore_each(scenario, game, own_run=kept)
+        assert [_seen(b.result) for b in played_on.branches] == [_seen(b.result) for b in from_the_beginning.branches], scenario.id
+        explored += len(played_on.branches) - 1
+    assert explored > 100

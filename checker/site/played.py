@@ -41,7 +41,7 @@ class Played:
 def play(path: Path, text: str) -> Played:
     """Load and run the file and write its page; a scenario that consults ambiguous rulings is also run under
     their other readings, of which the summary keeps what the disputes and ruling pages compare."""
-    result = suite.run_one(suite.load(path))
+    result = suite.run_one(suite.load(path), keep_starts=True)  # the other readings' runs start where they differ
     scenario = result.scenario
     invalid = RunResult.invalid(result.path, result.error) if result.verdict == "invalid" and result.error else None
     if not isinstance(scenario, Scenario):
@@ -49,6 +49,7 @@ def play(path: Path, text: str) -> Played:
     game = suite.games()[scenario.game]
     exploration = explore_each(scenario, game, own_run=result) if result.readings else None
     shown = summarize(result, exploration, game.catalogue)
+    result.starts.clear()  # its states are no longer needed
     view = GameView.of(game, [shown])
     page = scenario_page(view, result, shown, text)
     packed = PackedPage.of(page, view.scenario_page(scenario.id))
