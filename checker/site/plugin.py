@@ -1,8 +1,9 @@
 """The MkDocs plugin (entry point ``rulings``) that generates the rulings website.
 
 At build time it runs every scenario with the engine, on every core, each scenario's own page
-written by the worker that ran it (:mod:`checker.site.played`), writes every other page, and
-adds the front-end files: ours from this package, Cytoscape.js from ``node_modules``
+written by the worker that ran it (:mod:`checker.site.played`), makes every other page (on every
+core too, for a single build), has a share of the pages rendered into the theme by forked
+processes while MkDocs renders the rest (:mod:`checker.site.rendering`), and adds the front-end files: ours from this package, Cytoscape.js from ``node_modules``
 (installed from the npm registry by the setup, never committed). ``mkdocs serve`` rebuilds
 when a scenario, a catalogue or a rules module changes. Pages are kept compressed until
 MkDocs writes them.
