@@ -76,6 +76,7 @@ class Context:
         self._phase: Phase | None = None
         self._step: Step | None = None
         self._scope: list[Entity] = []
+        self._named: set[Entity] = set()  # entities steps have named: checked once
 
     # --- The procedure -----------------------------------------------------------------------
 
@@ -126,12 +127,14 @@ class Context:
         if not isinstance(text, str) or not text:
             raise TypeError(f"a trace step needs a text, got {text!r}")
         entities = tuple(dict.fromkeys([*self._scope, *involves]))
-        malformed = [e for e in entities if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(p, str) and p for p in e))]
-        if malformed:
-            raise TypeError(f"a trace step's entities are (kind, name) texts, got {malformed!r}")
-        undeclared = [e for e in entities if e[0] not in self.entity_kinds or (e[0] == MECHANIC and e[1] not in self.mechanics)]
-        if undeclared:
-            raise TypeError(f"a trace step names entities the game does not declare (entity_kinds, mechanics.yaml): {undeclared!r}")
+        if not self._named.issuperset(entities):
+            malformed = [e for e in entities if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(p, str) and p for p in e))]
+            if malformed:
+                raise TypeError(f"a trace step's entities are (kind, name) texts, got {malformed!r}")
+            undeclared = [e for e in entities if e[0] not in self.entity_kinds or (e[0] == MECHANIC and e[1] not in self.mechanics)]
+            if undeclared:
+                raise TypeError(f"a trace step names entities the game does not declare (entity_kinds, mechanics.yaml): {undeclared!r}")
+            self._named.update(entities)
         self.trace.append(
             TraceStep(
                 text=text,

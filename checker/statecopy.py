@@ -48,11 +48,14 @@ def _copy_dict(value: dict[Any, Any], memo: Memo) -> dict[Any, Any]:
 def _copy_list(value: list[Any], memo: Memo) -> list[Any]:
     result: list[Any] = []
     memo[id(value)] = result
-    result.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in value)
+    if value:  # most lists of a state are empty
+        result.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in value)
     return result
 
 
 def _copy_tuple(value: tuple[Any, ...], memo: Memo) -> tuple[Any, ...]:
+    if not value:
+        return value
     items = tuple(_copy(item, memo) for item in value)
     if id(value) in memo:  # the tuple was reached again through its own items
         return memo[id(value)]
@@ -62,6 +65,8 @@ def _copy_tuple(value: tuple[Any, ...], memo: Memo) -> tuple[Any, ...]:
 
 
 def _copy_frozenset(value: frozenset[Any], memo: Memo) -> frozenset[Any]:
+    if not value:
+        return value
     items = [_copy(item, memo) for item in value]
     result = value if all(a is b for a, b in zip(items, value)) else frozenset(items)
     memo[id(value)] = result
@@ -69,7 +74,7 @@ def _copy_frozenset(value: frozenset[Any], memo: Memo) -> frozenset[Any]:
 
 
 def _copy_set(value: set[Any], memo: Memo) -> set[Any]:
-    result = {_copy(item, memo) for item in value}
+    result = {_copy(item, memo) for item in value} if value else set()
     memo[id(value)] = result
     return result
 

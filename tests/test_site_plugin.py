@@ -41,6 +41,16 @@ def test_missing_front_end_packages_fail_the_build_with_a_clear_message(tmp_path
     assert "cytoscape.min.js is missing: run 'make run' or 'npm ci'" in caplog.text
 
 
+def _end_serving(config) -> None:
+    """The end of a ``mkdocs serve`` session. MkDocs keeps the plugins that have ``on_startup`` for every later
+    configuration in the process, as serve's rebuilds need; a later build starts with new ones, as in a new process
+    (the search plugin would otherwise merge each index into the last)."""
+    from mkdocs.config.defaults import MkDocsConfig
+
+    config.plugins.on_shutdown()
+    MkDocsConfig.plugins.plugin_cache.clear()
+
+
 def test_a_dirty_rebuild_after_one_edit_writes_only_the_pages_it_changes(tmp_path: Path) -> None:
     import json
     import shutil
@@ -65,7 +75,7 @@ def test_a_dirty_rebuild_after_one_edit_writes_only_the_pages_it_changes(tmp_pat
         build(load_config(config_file), dirty=True)  # as mkdocs serve does: the configuration read again
         after = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
     finally:
-        first.plugins.on_shutdown()
+        _end_serving(first)
     page = site / "monster-rancher-bc2" / "scenarios" / "counter-rounding" / "index.html"
     assert "Edited, Counter against 5 damage" in page.read_text(encoding="utf-8")
     rewritten = [p for p in after if after[p] != before.get(p)]
@@ -105,7 +115,7 @@ def test_a_dirty_rebuild_after_edits_gives_the_site_a_clean_build_gives(tmp_path
             edited.write_text(edited.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
             build(load_config(config_file), dirty=True)
     finally:
-        first.plugins.on_shutdown()
+        _end_serving(first)
     clean = build_site(tmp_path / "clean", scenarios.parent)
     served = tmp_path / "served" / "site"
     pages = {p.relative_to(clean) for p in clean.rglob("*.html")}
