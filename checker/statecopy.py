@@ -1,14 +1,17 @@
 """The deep copy the core makes of a game's state before every action: ``copy.deepcopy``'s result, sooner.
 
 Plain containers and dataclass instances (the stuff game states are made of) are copied here
-directly; anything else, and any class with its own copying protocol, goes to ``copy.deepcopy``
-with the same memo, so shared references stay shared and a :class:`checker.game.Book` stays one.
+directly, each dataclass by a copier written out for its fields; anything else, and any class with
+its own copying protocol, goes to ``copy.deepcopy`` with the same memo, so shared references stay
+shared and a :class:`checker.game.Book` or a :class:`Snapshot` stays one. What cannot change (a
+tuple or a frozen dataclass holding only what cannot change) is not copied at all.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, TypeVar
+import dataclasses
+from typing import Any, Callable, Generic, TypeVar
 
 T = TypeVar("T")
 Memo = dict[int, Any]
@@ -22,6 +25,31 @@ _PROTOCOL = ("__deepcopy__", "__reduce__", "__reduce_ex__", "__getstate__", "__s
 def deep_copy(value: T) -> T:
     memo: Memo = {}
     return _copy(value, memo)
+
+
+class Snapshot(Generic[T]):
+    """A state kept as it stood at some moment (what negating an effect returns to), never changed.
+
+    Copying a state that holds a snapshot shares the snapshot, as with a :class:`checker.game.Book`;
+    :meth:`restore` gives a copy of its own to work on.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: T) -> None:
+        self._state = deep_copy(state)
+
+    def restore(self) -> T:
+        return deep_copy(self._state)
+
+    def __deepcopy__(self, memo: Memo) -> "Snapshot[T]":
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Snapshot) and bool(self._state == other._state)
+
+    def __repr__(self) -> str:
+        return f"Snapshot({self._state!r})"
 
 
 def _copy(value: Any, memo: Memo) -> Any:
@@ -86,6 +114,39 @@ def _copy_object(value: Any, memo: Memo) -> Any:
     return result
 
 
+def _dataclass_copier(kind: type) -> Callable[[Any, Memo], Any]:
+    """A copier written out for ``kind``'s fields, which copies an instance without looping over its ``__dict__``.
+
+    An instance holding other attributes than its fields goes to :func:`_copy_object`. A frozen instance
+    whose fields all copy to themselves is immutable through and through, so the copy is the instance
+    itself, as with a tuple.
+    """
+    names = [f.name for f in dataclasses.fields(kind)]
+    frozen = kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    copied = "{" + ", ".join(f"{name!r}: _{index}" for index, name in enumerate(names)) + "}"
+    lines = [
+        "def copy(value, memo):",
+        "    fields = value.__dict__",
+        f"    if len(fields) != {len(names)}:",
+        "        return _copy_object(value, memo)",
+        "    result = _new(kind)",
+        "    memo[id(value)] = result",
+        *(f"    _{index} = fields[{name!r}]; _{index} = _{index} if type(_{index}) in _ATOMIC else _copy(_{index}, memo)"
+          for index, name in enumerate(names)),
+    ]
+    if frozen:
+        unchanged = " and ".join(f"_{index} is fields[{name!r}]" for index, name in enumerate(names)) or "True"
+        lines += [f"    if {unchanged}:", "        memo[id(value)] = value", "        return value",
+                  f"    _set(result, '__dict__', {copied})"]
+    else:
+        lines.append(f"    result.__dict__ = {copied}")
+    lines.append("    return result")
+    namespace = {"kind": kind, "_new": object.__new__, "_set": object.__setattr__, "_ATOMIC": _ATOMIC, "_copy": _copy,
+                 "_copy_object": _copy_object}
+    exec("\n".join(lines), namespace)  # noqa: S102 - source made above from the class's own field names
+    return namespace["copy"]  # type: ignore[no-any-return]
+
+
 def _deepcopy(value: Any, memo: Memo) -> Any:
     return copy.deepcopy(value, memo)
 
@@ -97,8 +158,8 @@ def _copier_for(kind: type) -> Callable[[Any, Memo], Any]:
         return plain[kind]
     default_protocol = all(getattr(kind, name, None) is getattr(object, name, None) for name in _PROTOCOL)
     has_dict_only = not any(vars(base).get("__slots__") for base in kind.__mro__)
-    if hasattr(kind, "__dataclass_fields__") and default_protocol and has_dict_only and kind.__new__ is object.__new__:
-        return _copy_object
+    if dataclasses.is_dataclass(kind) and default_protocol and has_dict_only and kind.__new__ is object.__new__:
+        return _dataclass_copier(kind)
     return _deepcopy
 
 

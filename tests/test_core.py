@@ -18,7 +18,7 @@ from checker.runner import SETUP, run
 from checker.scenario import ExpectedStep
 from checker.schema import build_schema
 from checker.stack import Link, ResponseStack
-from checker.statecopy import deep_copy
+from checker.statecopy import Snapshot, deep_copy
 from checker.suite import Suite, exit_code, scenario_files
 from checker.trace import TraceStep
 from checker.vocabulary import Vocabulary
@@ -434,3 +434,28 @@ def test_the_state_copy_is_deepcopys_copy_with_shared_parts_shared_once() -> Non
     assert made["fixed"] == fixed and made["fixed"] is not fixed and made["fixed"].values is not fixed.values
     made["a"].children[1]["a"].append(9)
     assert shared.children[1]["a"] == [2, 3]
+
+
+@dataclass(frozen=True)
+class _Printed:
+    name: str
+    costs: tuple[int, ...] = ()
+
+
+def test_the_state_copy_shares_what_cannot_change_and_copies_what_can() -> None:
+    printed = _Printed("Zatch", (1, 2))
+    node = _Node("n", [printed, _Fixed({"x": 1})])
+    node.extra = "an attribute beyond the fields"  # type: ignore[attr-defined]
+    state = {"node": node, "printed": printed}
+    made = deep_copy(state)
+    assert made["printed"] is printed and made["node"].children[0] is printed  # frozen, and everything in it too
+    assert made["node"] is not node and made["node"].extra == node.extra  # type: ignore[attr-defined]
+    assert repr(made) == repr(copy.deepcopy(state))
+    kept = Snapshot(state)
+    state["node"].children.append("later")
+    copied = deep_copy({"kept": kept})
+    assert copied["kept"] is kept and kept == Snapshot(made)
+    restored = kept.restore()
+    assert restored["node"].children == [printed, _Fixed({"x": 1})]
+    restored["node"].children.clear()
+    assert kept.restore()["node"].children == [printed, _Fixed({"x": 1})]

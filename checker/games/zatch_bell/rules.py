@@ -12,6 +12,7 @@ none), then the roles switch.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
@@ -19,7 +20,7 @@ from checker.errors import InputError
 from checker.game import Book, Context
 from checker.procedure import StepHandlers
 from checker.stack import Link, ResponseStack
-from checker.statecopy import deep_copy
+from checker.statecopy import Snapshot
 from checker.trace import Entity, mechanic
 from checker.vocabulary import Vocabulary, ref
 
@@ -294,18 +295,17 @@ def _check_classes(context: Context, who: str, cards: list[Card]) -> None:
 
 
 def _check_copies(context: Context, who: str, cards: list[Card]) -> None:
-    counts: dict[str, int] = {}
-    for c in cards:
-        counts[c.number] = counts.get(c.number, 0) + 1
-    for number, count in counts.items():
+    for number, count in Counter(c.number for c in cards).items():
         if count > MAX_COPIES:
             names = sorted({c.name for c in cards if c.number == number})
             raise context.reject("too-many-copies", f"{who}'s book holds {count} copies of card number {number} ({', '.join(names)})",
                                  "zb.book.max-4-copies", involves=[card(n) for n in names] + [BOOK], copies=count)
-    names: dict[str, set[str]] = {}
-    for c in cards:
-        names.setdefault(c.name if c.type != "MAMODO" else c.name, set()).add(c.number)
-    shared = {name: sorted(numbers) for name, numbers in names.items() if len(numbers) > 1}
+    printings = dict.fromkeys((c.name, c.number) for c in cards)  # each name with each number it has in the book
+    shared: dict[str, list[str]] = {}
+    if len({name for name, _ in printings}) < len(printings):
+        for name, number in printings:
+            shared.setdefault(name, []).append(number)
+        shared = {name: sorted(numbers) for name, numbers in shared.items() if len(numbers) > 1}
     text = "; ".join(f"{name}: numbers {', '.join(n)}" for name, n in shared.items())
     context.note("zb.book.max-4-copies", f"{who}'s book holds at most 4 copies of each card number" +
                  (f" (copies are counted per number: {text})" if shared else ""), involves=[BOOK])
@@ -2293,9 +2293,9 @@ def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> Non
                              "effect are flipped", "zb.qa.q14", involves=[card(name), COIN_TOSS])
     context.note("zb.qa.q14", f"{player.name} applies {name}'s effect right after {top.card}'s coins are flipped, without an Action",
                  involves=[card(name), card(top.card), COIN_TOSS])
-    restored: State = deep_copy(top.effect.before)
+    restored = top.effect.before.restore()
     _pay(context, restored, restored.players[player.name], name, effect)
-    redone = replace(top.effect, action={**top.effect.action, "coins": list(action["coins"])}, before=deep_copy(restored))
+    redone = replace(top.effect, action={**top.effect.action, "coins": list(action["coins"])}, before=Snapshot(restored))
     restored.stack = ResponseStack(state.stack.links[:-1]).push(replace(top, effect=redone))
     for kept in ("priority", "passes", "step", "previous_action", "current_action", "coin_toss"):
         setattr(restored, kept, getattr(state, kept))
@@ -3133,7 +3133,7 @@ def _open_to_cut_in(context: Context, state: State, owner: str, source: str, eff
                     action: Mapping[str, Any]) -> None:
     """What is about to resolve goes on the stack with the state it resolves from, for a cut-in effect to return to."""
     unnegatable = any(_unnegatable(state, owner, e, classes) for e in effects)
-    applied = Applied(effects=effects, classes=classes, action=dict(action), cannot_be_negated=unnegatable, before=deep_copy(state))
+    applied = Applied(effects=effects, classes=classes, action=dict(action), cannot_be_negated=unnegatable, before=Snapshot(state))
     state.stack = state.stack.push(Link(owner, source, applied))
     context.note("zb.majority.resolve-right-away", f"{source}: resolved right away", involves=[card(source)])
     context.note("zb.majority.cut-in-after", f"{other(owner)} may negate it with a cut-in effect as the next Action",
@@ -3146,8 +3146,8 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
     """The cut-in effect resolves: what it negates is treated as before it could resolve; the costs paid for it stay paid."""
     target = state.stack.top
     assert target is not None and target.effect.before is not None
-    paid = deep_copy(state)
-    restored: State = deep_copy(target.effect.before)
+    paid = Snapshot(state)
+    restored = target.effect.before.restore()
     with context.quietly():
         _pay(context, restored, restored.players[owner], source, effect)
     applied = Applied(effects=(effect,), classes=_classes(effect), action=dict(action),

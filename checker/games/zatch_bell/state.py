@@ -9,6 +9,7 @@ page empty; the page keeps its number.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -16,6 +17,7 @@ from typing import Any, Mapping
 from checker.errors import InputError
 from checker.game import Book
 from checker.stack import ResponseStack
+from checker.statecopy import Snapshot
 
 PLAYERS = ("A", "B")
 BOOK_PAGES = 32
@@ -138,6 +140,7 @@ class Card:
         return self.number.startswith("BLANK-")
 
 
+@functools.cache
 def blank_card(page: int) -> Card:
     """A page the scenario leaves unnamed: a SPELL card of its own number that no MAMODO in the game can play."""
     return Card(name=BLANK.format(page=page), type="SPELL", number=f"BLANK-{page}", mamodo="(no MAMODO)")
@@ -230,7 +233,7 @@ class Applied:
     classes: frozenset[str]  # what a cut-in effect must negate to negate it: effect, battle, event, no-battle, stay, standby, cut-in
     action: Mapping[str, Any] = field(default_factory=dict)  # the choices made when it was applied (target, protect)
     cannot_be_negated: bool = False
-    before: Any = None  # the State once its costs were paid, before it resolved: what negating it returns to
+    before: "Snapshot[State] | None" = None  # the State once its costs were paid, before it resolved: what negating it returns to
 
     @property
     def negates(self) -> bool:
@@ -326,15 +329,28 @@ def make_card(name: str, raw: Mapping[str, Any]) -> Card:
 
 def card_book(catalogue: Mapping[str, Any], inline: Mapping[str, Any]) -> dict[str, Card]:
     """The cards of ``cards.yaml`` with the scenario's own: a scenario's numbers complete or replace the manual's."""
-    raw: dict[str, dict[str, Any]] = {name: dict(entry) for name, entry in catalogue.get("cards", {}).items()}
+    manual = catalogue.get("cards", {})
+    cards = dict(_manual_cards(catalogue))
     for name, entry in inline.items():
-        raw[name] = {**raw.get(name, {}), **entry}
-    cards: dict[str, Card] = {}
-    for name, entry in raw.items():
-        if "type" not in entry:
-            raise InputError(f"card {name!r} has no type", path=("cards", name), expected=f"type: one of {', '.join(CARD_TYPES)}")
-        cards[name] = make_card(name, entry)
+        cards[name] = _card_of(name, {**manual.get(name, {}), **entry})
     return cards
+
+
+_manual: tuple[Mapping[str, Any], dict[str, Card]] | None = None  # the catalogue last built, and its cards
+
+
+def _manual_cards(catalogue: Mapping[str, Any]) -> dict[str, Card]:
+    """The cards of ``cards.yaml``, built once (they are frozen: every state shares them)."""
+    global _manual
+    if _manual is None or _manual[0] is not catalogue:
+        _manual = catalogue, {name: _card_of(name, entry) for name, entry in catalogue.get("cards", {}).items()}
+    return _manual[1]
+
+
+def _card_of(name: str, entry: Mapping[str, Any]) -> Card:
+    if "type" not in entry:
+        raise InputError(f"card {name!r} has no type", path=("cards", name), expected=f"type: one of {', '.join(CARD_TYPES)}")
+    return make_card(name, entry)
 
 
 def _pages(raw: Any, size: int, cards: dict[str, Card], at: tuple[str | int, ...]) -> list[str]:
