@@ -8,6 +8,7 @@ for uniqueness here, in file order, as :meth:`checker.suite.Suite.load_many` doe
 from __future__ import annotations
 
 import functools
+import gc
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,19 +57,19 @@ def each(items: Sequence[Item], work: Callable[[Item], U], jobs: int,
     """``work(item)`` for every item (a scenario file, a page to make), in the order of ``items``, on ``jobs`` forked processes (one
     below :data:`PARALLEL_FROM` items, or where processes cannot be forked). The workers inherit ``work`` and
     whatever is imported or built before they start, ``prepare()`` last (what each would otherwise build
-    again; not called when one process does the work); only each item and what ``work`` returns cross
-    between processes, so both must be picklable."""
+    again; called from :data:`PARALLEL_FROM` items on, on one process too); only each item and what ``work``
+    returns cross between processes, so both must be picklable."""
     global _work
-    if jobs <= 1 or len(items) < PARALLEL_FROM:
-        yield from (work(item) for item in items)
-        return
-    import multiprocessing
-
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if len(items) < PARALLEL_FROM:
         yield from (work(item) for item in items)
         return
     if prepare is not None:
         prepare()
+    import multiprocessing
+
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (work(item) for item in items)
+        return
     _work = work  # inherited by the forked workers, not sent to them
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -83,7 +84,14 @@ def _in_worker(item: Any) -> object:
 
 
 def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:
-    return each(files, functools.partial(_check_one, suite, render), jobs, prepare=lambda: list(suite.games.values()))
+    return each(files, functools.partial(_check_one, suite, render), jobs, prepare=functools.partial(_ready, suite))
+
+
+def _ready(suite: Suite) -> None:
+    """Build every game, then leave all that is built so far (it lives to the end) out of the garbage collector's
+    rounds: each round walks only what the files make, and forked workers do not write to the pages they share."""
+    list(suite.games.values())
+    gc.freeze()
 
 
 def _check_one(suite: Suite, render: Callable[[RunResult], T], path: Path) -> _Done[T]:
