@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Mapping
 
 from checker.datafile import read_yaml
 
@@ -76,6 +76,10 @@ class Catalogue:
 
     def __contains__(self, ruling_id: object) -> bool:
         return ruling_id in self._by_id  # type: ignore[attr-defined]
+
+    @property
+    def by_id(self) -> Mapping[str, Ruling]:
+        return self._by_id  # type: ignore[attr-defined,no-any-return]
 
     def __getitem__(self, ruling_id: str) -> Ruling:
         return self._by_id[ruling_id]  # type: ignore[attr-defined,no-any-return]

@@ -22,16 +22,18 @@ from checker.catalogue import Catalogue, load_catalogue
 from checker.datafile import read_yaml
 from checker.errors import Rejection
 from checker.procedure import Phase, Procedure, Step, StepHandlers, Walker, load_procedure
-from checker.statecopy import deep_copy
+from checker.statecopy import Shared, deep_copy
 from checker.trace import MECHANIC, Entity, TraceStep
 from checker.vocabulary import Vocabulary
 
 
-class Book(Mapping[str, Any]):
+class Book(Shared, Mapping[str, Any]):
     """A read-only mapping of static definitions (a card book) that every copy of a state shares.
 
     Its values must be immutable (frozen dataclasses): copying a state never copies the book.
     """
+
+    __slots__ = ("_entries",)
 
     def __init__(self, entries: Mapping[str, Any]) -> None:
         self._entries = dict(entries)
@@ -44,9 +46,6 @@ class Book(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._entries)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Book":
-        return self
 
     def __repr__(self) -> str:
         return f"Book({len(self)} entries)"
@@ -64,6 +63,7 @@ class Context:
 
     def __init__(self, game: "Game", pins: Mapping[str, str] | None = None) -> None:
         self.catalogue = game.catalogue
+        self._rulings = game.catalogue.by_id
         self.entity_kinds = game.entity_kinds
         self.mechanics = game.data.mechanics
         self.walker = game.walker
@@ -122,31 +122,26 @@ class Context:
 
         A step that decides something cites its ruling; a step with no ruling is bookkeeping.
         """
-        if ruling is not None and ruling not in self.catalogue:
+        if ruling is not None and ruling not in self._rulings:
             raise KeyError(f"the rules cite {ruling!r}, which is not in the catalogue")
         if not isinstance(text, str) or not text:
             raise TypeError(f"a trace step needs a text, got {text!r}")
-        entities = tuple(dict.fromkeys([*self._scope, *involves]))
-        if not self._named.issuperset(entities):
-            malformed = [e for e in entities if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(p, str) and p for p in e))]
-            if malformed:
-                raise TypeError(f"a trace step's entities are (kind, name) texts, got {malformed!r}")
-            undeclared = [e for e in entities if e[0] not in self.entity_kinds or (e[0] == MECHANIC and e[1] not in self.mechanics)]
-            if undeclared:
-                raise TypeError(f"a trace step names entities the game does not declare (entity_kinds, mechanics.yaml): {undeclared!r}")
-            self._named.update(entities)
-        self.trace.append(
-            TraceStep(
-                text=text,
-                ruling=ruling,
-                phase=self._phase.title if self._phase else None,
-                step=self._step.id if self._step else None,
-                action=self.action,
-                values=values,
-                entities=entities,
-                settling=self.settling,
-            )
-        )
+        entities = tuple(dict.fromkeys([*self._scope, *involves])) if self._scope or involves else ()
+        if entities and not self._named.issuperset(entities):
+            self._name(entities)
+        phase = self._phase
+        self.trace.append(TraceStep(text, ruling, phase.title if phase else None, self._step.id if self._step else None,
+                                    self.action, values, entities, self.settling))
+
+    def _name(self, entities: tuple[Entity, ...]) -> None:
+        """Check entities no earlier step named: (kind, name) texts of kinds the game declares."""
+        malformed = [e for e in entities if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(p, str) and p for p in e))]
+        if malformed:
+            raise TypeError(f"a trace step's entities are (kind, name) texts, got {malformed!r}")
+        undeclared = [e for e in entities if e[0] not in self.entity_kinds or (e[0] == MECHANIC and e[1] not in self.mechanics)]
+        if undeclared:
+            raise TypeError(f"a trace step names entities the game does not declare (entity_kinds, mechanics.yaml): {undeclared!r}")
+        self._named.update(entities)
 
     @contextlib.contextmanager
     def quietly(self) -> Iterator[None]:

@@ -3,15 +3,16 @@
 Plain containers and dataclass instances (the stuff game states are made of) are copied here
 directly, each dataclass by a copier written out for its fields; anything else, and any class with
 its own copying protocol, goes to ``copy.deepcopy`` with the same memo, so shared references stay
-shared and a :class:`checker.game.Book` or a :class:`Snapshot` stays one. What cannot change (a
-tuple or a frozen dataclass holding only what cannot change) is not copied at all.
+shared. Not copied at all: what is :class:`Shared` (a :class:`checker.game.Book`, a
+:class:`Snapshot`), and what cannot change (a tuple, or a frozen dataclass, that holds only what
+cannot change).
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Iterable, TypeVar
 
 T = TypeVar("T")
 Memo = dict[int, Any]
@@ -27,11 +28,19 @@ def deep_copy(value: T) -> T:
     return _copy(value, memo)
 
 
-class Snapshot(Generic[T]):
+class Shared:
+    """What never changes once made: a copy of a state that holds it holds the same object, as ``copy.deepcopy`` gives too."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: Memo) -> "Shared":
+        return self
+
+
+class Snapshot(Shared, Generic[T]):
     """A state kept as it stood at some moment (what negating an effect returns to), never changed.
 
-    Copying a state that holds a snapshot shares the snapshot, as with a :class:`checker.game.Book`;
-    :meth:`restore` gives a copy of its own to work on.
+    Copying a state that holds a snapshot shares the snapshot; :meth:`restore` gives a copy of its own to work on.
     """
 
     __slots__ = ("_state",)
@@ -41,9 +50,6 @@ class Snapshot(Generic[T]):
 
     def restore(self) -> T:
         return deep_copy(self._state)
-
-    def __deepcopy__(self, memo: Memo) -> "Snapshot[T]":
-        return self
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Snapshot) and bool(self._state == other._state)
@@ -65,8 +71,17 @@ def _copy(value: Any, memo: Memo) -> Any:
     return copier(value, memo)
 
 
+def _all_atomic(items: Iterable[Any]) -> bool:
+    """Whether every item is of an atomic type: a test made in C, without a Python loop."""
+    return _ATOMIC.issuperset(map(type, items))
+
+
 def _copy_dict(value: dict[Any, Any], memo: Memo) -> dict[Any, Any]:
-    result: dict[Any, Any] = {}
+    if not value or _all_atomic(value.values()) and _all_atomic(value):
+        result = value.copy()
+        memo[id(value)] = result
+        return result
+    result = {}
     memo[id(value)] = result
     for key, item in value.items():
         result[key if type(key) in _ATOMIC else _copy(key, memo)] = item if type(item) in _ATOMIC else _copy(item, memo)
@@ -74,26 +89,29 @@ def _copy_dict(value: dict[Any, Any], memo: Memo) -> dict[Any, Any]:
 
 
 def _copy_list(value: list[Any], memo: Memo) -> list[Any]:
-    result: list[Any] = []
+    if not value or _all_atomic(value):  # most lists of a state are empty or hold names and numbers
+        result = value.copy()
+        memo[id(value)] = result
+        return result
+    result = []
     memo[id(value)] = result
-    if value:  # most lists of a state are empty
-        result.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in value)
+    result.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in value)
     return result
 
 
 def _copy_tuple(value: tuple[Any, ...], memo: Memo) -> tuple[Any, ...]:
-    if not value:
+    if not value or _all_atomic(value):
         return value
     items = tuple(_copy(item, memo) for item in value)
     if id(value) in memo:  # the tuple was reached again through its own items
-        return memo[id(value)]
+        return memo[id(value)]  # type: ignore[no-any-return]
     result = value if all(a is b for a, b in zip(items, value)) else items
     memo[id(value)] = result
     return result
 
 
 def _copy_frozenset(value: frozenset[Any], memo: Memo) -> frozenset[Any]:
-    if not value:
+    if not value or _all_atomic(value):
         return value
     items = [_copy(item, memo) for item in value]
     result = value if all(a is b for a, b in zip(items, value)) else frozenset(items)
@@ -102,7 +120,7 @@ def _copy_frozenset(value: frozenset[Any], memo: Memo) -> frozenset[Any]:
 
 
 def _copy_set(value: set[Any], memo: Memo) -> set[Any]:
-    result = {_copy(item, memo) for item in value} if value else set()
+    result = value.copy() if not value or _all_atomic(value) else {_copy(item, memo) for item in value}
     memo[id(value)] = result
     return result
 
@@ -151,11 +169,17 @@ def _deepcopy(value: Any, memo: Memo) -> Any:
     return copy.deepcopy(value, memo)
 
 
+def _shared(value: Any, memo: Memo) -> Any:
+    return value
+
+
 def _copier_for(kind: type) -> Callable[[Any, Memo], Any]:
     """How ``copy.deepcopy`` copies a ``kind``, done without its general machinery where that is safe."""
     plain = {dict: _copy_dict, list: _copy_list, tuple: _copy_tuple, set: _copy_set, frozenset: _copy_frozenset}
     if kind in plain:
         return plain[kind]
+    if issubclass(kind, Shared) and kind.__deepcopy__ is Shared.__deepcopy__:
+        return _shared
     default_protocol = all(getattr(kind, name, None) is getattr(object, name, None) for name in _PROTOCOL)
     has_dict_only = not any(vars(base).get("__slots__") for base in kind.__mro__)
     if dataclasses.is_dataclass(kind) and default_protocol and has_dict_only and kind.__new__ is object.__new__:

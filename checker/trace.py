@@ -7,8 +7,7 @@ two entities interact while resolving a scenario.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: (kind, name): ("card", "Hide"), ("monster", "Pixie"), ("status", "Enchant"), ("mechanic", "taunt").
 Entity = tuple[str, str]
@@ -23,14 +22,19 @@ def mechanic(name: str) -> Entity:
     return (MECHANIC, name)
 
 
-@dataclass(frozen=True)
-class TraceStep:
+class TraceStep(NamedTuple):
+    """One step of a run, as the engine noted it (see :meth:`checker.game.Context.note`); never changed once noted.
+
+    A named tuple, not a frozen dataclass: a run notes dozens of steps, and a tuple is made several
+    times sooner.
+    """
+
     text: str
-    ruling: str | None = None
-    phase: str | None = None
-    step: str | None = None
-    action: int | None = None  # index of the scenario action being applied; None at setup/settle
-    values: dict[str, Any] = field(default_factory=dict)
+    ruling: str | None
+    phase: str | None
+    step: str | None
+    action: int | None  # index of the scenario action being applied; None at setup/settle
+    values: dict[str, Any]
     entities: tuple[Entity, ...] = ()
     settling: bool = False  # taken when the scenario ended, to finish what its last action left pending
 
