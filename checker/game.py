@@ -319,12 +319,13 @@ class Game:
             raise
         return working
 
-    def settle(self, state: Any, context: Context) -> Any:
-        """Finish whatever the last action left pending."""
+    def settle(self, state: Any, context: Context, *, in_place: bool = False) -> Any:
+        """Finish whatever the last action left pending. ``state`` itself is left unchanged, unless ``in_place``:
+        for a caller that holds it and nothing else does, which spares a copy."""
         settle = getattr(self.rules, "settle", None)
         if settle is None:
             return state
-        working = deep_copy(state)
+        working = state if in_place else deep_copy(state)
         settle(context, working)
         return working
 

@@ -152,31 +152,37 @@ class _Play:
 
     def run(self, resume: tuple[RunResult, Start] | None = None) -> None:
         if resume is None:
-            self._play(self._setup(), 0)
+            self._play(self._setup(), 0, owned=True)
         else:
             earlier, start = resume
             self.context.trace[:] = earlier.trace[:start.trace]
             self.context.consulted = dict(start.consulted)
             self.result.checkpoints = earlier.checkpoints[:start.checkpoints]
             self.result.rejections = dict(start.rejections)
-            self._play(start.state, start.action)
+            self._play(start.state, start.action, owned=False)
         self._check_cites()
         self._check_trace()
 
-    def _play(self, state: Any, first: int) -> None:
-        """Play from the action ``first`` on, from ``state`` (``None``: the game refused the initial state)."""
+    def _play(self, state: Any, first: int, *, owned: bool) -> None:
+        """Play from the action ``first`` on, from ``state`` (``None``: the game refused the initial state), which
+        another run also holds unless ``owned``."""
         if state is None:
             return
+        observed = None  # the last state whose facts a checkpoint keeps (they may share its lists and dicts)
         for action in self.scenario.actions[first:]:
             self._keep_start(action.index, state)
             self.context.action = action.index
             state = self._apply(state, action)
             if action.expect is not None:
+                observed = state
                 self._compare(action.index, action.expect, self._observe(state), at=("actions", action.index, "expect"))
         self._keep_start(len(self.scenario.actions), state)
         self.context.action = None
         self.context.settling = True
-        state = self.game.settle(state, self.context)
+        # The last state is settled in place when nothing else holds it: no start kept, no audit, no checkpoint's
+        # facts, no run this one was resumed from (whose state it may still be).
+        in_place = owned and self.starts is None and self.audit is None and state is not observed
+        state = self.game.settle(state, self.context, in_place=in_place)
         self.context.settling = False
         self.result.outcome = self._observe(state)
         if self.scenario.expect is not None:

@@ -140,3 +140,9 @@ def test_runs_under_other_readings_played_on_from_where_they_differ_are_runs_fro
         assert [_seen(b.result) for b in played_on.branches] == [_seen(b.result) for b in from_the_beginning.branches], scenario.id
         explored += len(played_on.branches) - 1
     assert explored > 100
+
+
+def test_a_run_that_settles_its_last_state_in_place_is_a_run_that_settles_a_copy(scenarios) -> None:
+    """A plain run settles its last state in place; one that keeps its starts settles a copy, as every run did."""
+    for scenario in scenarios:
+        assert _seen(suite.run_one(scenario)) == _seen(suite.run_one(scenario, keep_starts=True)), scenario.id
