@@ -76,7 +76,7 @@ class Context:
         self._phase: Phase | None = None
         self._step: Step | None = None
         self._scope: list[Entity] = []
-        self._named: set[Entity] = set()  # entities steps have named: checked once
+        self._named = game.named  # entities steps have named: checked once a game
 
     # --- The procedure -----------------------------------------------------------------------
 
@@ -257,6 +257,7 @@ class Game:
     def __init__(self) -> None:
         self.data = GameData.beside(sys.modules[type(self).__module__].__file__ or "")
         self.walker: Walker[Any] = Walker(self.data.procedure, self.rules.steps)
+        self.named: set[Entity] = set()  # the entities trace steps have named, found well formed and declared
 
     @property
     def vocabulary(self) -> Vocabulary:

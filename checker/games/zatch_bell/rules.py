@@ -295,7 +295,9 @@ def _check_classes(context: Context, who: str, cards: list[Card]) -> None:
 
 
 def _check_copies(context: Context, who: str, cards: list[Card]) -> None:
-    for number, count in Counter(c.number for c in cards).items():
+    numbers = [c.number for c in cards]
+    repeated = Counter(numbers) if len(set(numbers)) < len(numbers) else {}
+    for number, count in repeated.items():
         if count > MAX_COPIES:
             names = sorted({c.name for c in cards if c.number == number})
             raise context.reject("too-many-copies", f"{who}'s book holds {count} copies of card number {number} ({', '.join(names)})",
