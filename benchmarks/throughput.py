@@ -10,7 +10,8 @@ it runs, in turns, ``--repeat`` times each:
 and prints, from the medians: scenarios per second (default jobs, wall clock), CPU time per
 scenario and its ratio to the floor's (one process each), the default run's wall time against
 the floor's CPU time (one core), how much faster the default run is than ``-j 1`` on the wall
-clock, and the peak resident memory of each (the largest process, for the default run).
+clock, and the peak resident memory of each (the largest process, for the default run). Then
+each turn's two ratios: the machine's speed drifts, and a turn compares runs made close together.
 
     .venv/bin/python benchmarks/throughput.py [--sizes 1000 10000 50000] [--repeat 3]
 """
@@ -61,6 +62,9 @@ def main() -> None:
         print(f"{size:>7} {size / default.wall:>8.0f} {floor.cpu / size * 1e3:>14.3f} {single.cpu / size * 1e3:>14.3f} "
               f"{single.cpu / floor.cpu:>10.2f} {default.wall / floor.cpu:>11.2f} {single.wall / default.wall:>11.2f} {single.peak_mib:>16.0f} "
               f"{default.peak_mib:>19.0f}", flush=True)
+        turns = zip(floors, singles, defaults)
+        print(f"{'':>7} each turn, CPU ratio / wall ratio: "
+              + ", ".join(f"{s.cpu / f.cpu:.2f} / {d.wall / f.cpu:.2f}" for f, s, d in turns), flush=True)
 
 
 if __name__ == "__main__":

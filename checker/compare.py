@@ -41,8 +41,8 @@ def compare(expected: Any, actual: Any, *, at: DataPath = (), name: str = "") ->
     nothing, naming the nearest fact it does have. ``at`` is the expectation's place
     in the file.
     """
-    if isinstance(expected, Mapping):
-        if not isinstance(actual, Mapping):
+    if type(expected) is dict or isinstance(expected, Mapping):  # a dict (most facts) is told at once
+        if type(actual) is not dict and not isinstance(actual, Mapping):
             return [Mismatch(name or "(outcome)", expected, actual, at=at)]
         mismatches: list[Mismatch] = []
         for key, wanted in expected.items():

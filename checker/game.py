@@ -108,12 +108,12 @@ class Context:
         finally:
             del self._scope[depth:]
 
-    @contextlib.contextmanager
-    def in_step(self, phase: Phase, step: Step) -> Iterator[None]:
+    def in_step(self, phase: Phase, step: Step, handler: Callable[..., None], *args: Any) -> None:
+        """``handler(self, *args)``, every step it notes named after ``phase`` and ``step``."""
         outer = (self._phase, self._step)
         self._phase, self._step = phase, step
         try:
-            yield
+            handler(self, *args)
         finally:
             self._phase, self._step = outer
 

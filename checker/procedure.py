@@ -246,8 +246,7 @@ class Walker(Generic[S]):
         phase, step = self.where(step_id)
         if step.repeat:
             self.read.add((step_id, "repeat"))
-        with context.in_step(phase, step):
-            self.handlers.handlers[step_id](context, state, action)
+        context.in_step(phase, step, self.handlers.handlers[step_id], state, action)
         state.step = step_id
 
     def advance(
