@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -90,7 +91,7 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
     named = [Path(raw) for raw in paths]
     for path in named:
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+            found += _files_under(path)
         elif path.is_file():
             found.append(path)
         else:
@@ -99,6 +100,22 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
         where = ", ".join(str(path) for path in named) or "nothing named"
         raise InputError(f"no scenario found in {where}", expected=f"files ending in {' or '.join(SUFFIXES)}")
     return found
+
+
+def _files_under(folder: Path) -> list[Path]:
+    """The scenario files in ``folder`` and its subfolders (not those reached through a symbolic link to a
+    folder), in path order: ``sorted(p for p in folder.rglob("*") if p.suffix in SUFFIXES and p.is_file())``,
+    from one ``scandir`` a folder."""
+    found: list[Path] = []
+    folders = [str(folder)]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+                elif os.path.splitext(entry.name)[1] in SUFFIXES and entry.is_file():
+                    found.append(Path(entry.path))
+    return sorted(found, key=lambda path: path.parts)
 
 
 def load(path: Path) -> Scenario | RunResult:

@@ -451,3 +451,17 @@ def test_the_state_copy_shares_what_cannot_change_and_copies_what_can() -> None:
     assert restored["node"].children == [printed, _Fixed({"x": 1})]
     restored["node"].children.clear()
     assert kept.restore()["node"].children == [printed, _Fixed({"x": 1})]
+
+
+def test_a_folder_names_its_scenario_files_in_path_order_hidden_ones_too_not_through_a_linked_folder(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "other").mkdir()
+    for name in ("a/x.yaml", "a/b/y.yml", ".h.yaml", ".yaml", "other/z.yaml", "a-b.yaml", "a/notes.txt"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    (tmp_path / "a" / "link").symlink_to(tmp_path / "other")  # a folder reached twice is listed once
+    (tmp_path / "zl.yaml").symlink_to(tmp_path / "other" / "z.yaml")
+    (tmp_path / "broken.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    (tmp_path / "folder.yaml").mkdir()
+    found = scenario_files([tmp_path])
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [".h.yaml", "a/b/y.yml", "a/x.yaml", "a-b.yaml", "other/z.yaml", "zl.yaml"]
+    assert found == sorted(p for p in tmp_path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
