@@ -109,13 +109,7 @@ class Procedure:
 
     def all_phases(self) -> Iterator[tuple[Phase, Phase | None]]:
         """Every phase, outer before inner, with the phase that holds it (``None`` at the top)."""
-
-        def visit(phases: tuple[Phase, ...], parent: Phase | None) -> Iterator[tuple[Phase, Phase | None]]:
-            for phase in phases:
-                yield phase, parent
-                yield from visit(phase.phases, phase)
-
-        return visit(self.phases, None)
+        return _phases_within(self.phases, None)
 
     def steps(self) -> Iterator[tuple[Phase, Step]]:
         """Every step in the order of play, with the phase that holds it."""
@@ -156,6 +150,12 @@ class Procedure:
         return frozenset(
             name for _, step in self.steps() for name in (step.condition, step.returns_while) if name
         )
+
+
+def _phases_within(phases: tuple[Phase, ...], parent: Phase | None) -> Iterator[tuple[Phase, Phase | None]]:
+    for phase in phases:
+        yield phase, parent
+        yield from _phases_within(phase.phases, phase)
 
 
 class StepHandlers(Generic[S]):

@@ -228,7 +228,7 @@ class _Play:
         try:
             state = self.game.setup(self.scenario.initial, self.scenario.cards, self.context)
         except Rejection as rejection:
-            self.result.rejections[SETUP] = rejection
+            self.result.rejections[SETUP] = _kept(rejection)
             if expected != rejection.reason and not self.scenario.is_question:
                 self._mismatch(SETUP, _refused("reject.reason", expected, rejection, at=("reject",)))
             if self.scenario.expect is not None:
@@ -249,7 +249,7 @@ class _Play:
             path = ("actions", action.index)
             raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
         except Rejection as rejection:
-            self.result.rejections[action.index] = rejection
+            self.result.rejections[action.index] = _kept(rejection)
             if self.audit is not None:
                 self.audit.after(state, rejection.standing)
             if action.reject != rejection.reason and not self.scenario.is_question:
@@ -274,6 +274,13 @@ class _Play:
 
     def _mismatch(self, index: int, mismatch: Mismatch) -> None:
         self.result.checkpoints.append(Checkpoint(index, (mismatch,)))
+
+
+def _kept(rejection: Rejection) -> Rejection:
+    """The refusal as the result keeps it: without the frames it was raised through, which hold the run
+    that holds the result, a cycle only the garbage collector would free."""
+    rejection.__traceback__ = rejection.__context__ = None
+    return rejection
 
 
 def _refused(field_name: str, expected: str | None, rejection: Rejection, *, at: tuple[Any, ...]) -> Mismatch:

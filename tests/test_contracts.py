@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 from typing import Any, Mapping
 
 import jsonschema
@@ -87,3 +88,18 @@ def test_every_declared_procedure_attribute_is_read_by_a_walk(everything: list[S
         for game in GAMES.values()
     }
     assert not any(unread.values()), f"declared but acted on by no scenario's walk: {unread}"
+
+
+def test_runs_leave_nothing_for_the_garbage_collector(suite: Suite, everything: list[Scenario]) -> None:
+    """A run's objects are freed as soon as the run is dropped: no reference cycle (a refusal keeping the
+    frames it was raised through, a function that refers to itself) waits for a collection."""
+    for scenario in everything:
+        suite.run_one(scenario)  # every game built, every lazy import done
+    gc.collect()
+    gc.disable()
+    try:
+        for scenario in everything:
+            suite.run_one(scenario)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
