@@ -213,7 +213,13 @@ class _PlainConverter:
             tag = node.tag
             if tag == _STR or tag == _TIMESTAMP:
                 return node.value
-            if tag == _INT and len(node.value) > MAX_DIGITS or tag not in _SCALARS:
+            if tag == _INT:
+                value = node.value
+                if len(value) > MAX_DIGITS:
+                    raise _Unsure
+                if value.isdecimal() and value.isascii() and (value[0] != "0" or value == "0"):
+                    return int(value)  # what YAML 1.1's int constructor gives a plain decimal (no sign, base, "_" or ":")
+            elif tag not in _SCALARS:
                 raise _Unsure
             return _SCALARS[tag](node)
         depth += 1
