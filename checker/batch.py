@@ -61,14 +61,14 @@ def each(items: Sequence[Item], work: Callable[[Item], U], jobs: int,
     returns cross between processes, so both must be picklable."""
     global _work
     if len(items) < PARALLEL_FROM:
-        yield from (work(item) for item in items)
+        yield from map(work, items)
         return
     if prepare is not None:
         prepare()
     import multiprocessing
 
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from (work(item) for item in items)
+        yield from map(work, items)
         return
     _work = work  # inherited by the forked workers, not sent to them
     try:

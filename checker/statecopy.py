@@ -83,8 +83,11 @@ def _copy_dict(value: dict[Any, Any], memo: Memo) -> dict[Any, Any]:
         return result
     result = {}
     memo[id(value)] = result
-    for key, item in value.items():
-        result[key if type(key) in _ATOMIC else _copy(key, memo)] = item if type(item) in _ATOMIC else _copy(item, memo)
+    if _all_atomic(value):  # names as keys: most dicts of a state
+        result.update({key: item if type(item) in _ATOMIC else _copy(item, memo) for key, item in value.items()})
+    else:
+        for key, item in value.items():
+            result[key if type(key) in _ATOMIC else _copy(key, memo)] = item if type(item) in _ATOMIC else _copy(item, memo)
     return result
 
 
@@ -95,7 +98,7 @@ def _copy_list(value: list[Any], memo: Memo) -> list[Any]:
         return result
     result = []
     memo[id(value)] = result
-    result.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in value)
+    result.extend([item if type(item) in _ATOMIC else _copy(item, memo) for item in value])
     return result
 
 

@@ -104,6 +104,10 @@ def load_text(text: str) -> Document:
             expected="a scenario of at most 256 KiB",
             position=Position(1, 1),
         )
+    return _load_within_size(text)
+
+
+def _load_within_size(text: str) -> Document:
     data = _load_plain(text)
     return _load_marked(text) if data is _UNSURE else Document(data, source=text)
 
@@ -260,7 +264,7 @@ def load_file(path: str) -> Document:
             f"not UTF-8 text (byte {exc.start})", expected="a UTF-8 encoded YAML file",
             position=Position(raw.count(b"\n", 0, exc.start) + 1, exc.start - line_start + 1),
         ) from None
-    return load_text(text)
+    return _load_within_size(text)  # its size checked above, in bytes
 
 
 def _check_depth(text: str) -> None:
