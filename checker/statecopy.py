@@ -138,31 +138,35 @@ def _copy_object(value: Any, memo: Memo) -> Any:
 def _dataclass_copier(kind: type) -> Callable[[Any, Memo], Any]:
     """A copier written out for ``kind``'s fields, which copies an instance without looping over its ``__dict__``.
 
-    An instance holding other attributes than its fields goes to :func:`_copy_object`. A frozen instance
-    whose fields all copy to themselves is immutable through and through, so the copy is the instance
-    itself, as with a tuple.
+    An instance holding other attributes than its fields, or lacking one, goes to :func:`_copy_object`.
+    A frozen instance whose fields all copy to themselves is immutable through and through, so the copy
+    is the instance itself, as with a tuple.
     """
     names = [f.name for f in dataclasses.fields(kind)]
     frozen = kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
-    copied = "{" + ", ".join(f"{name!r}: _{index}" for index, name in enumerate(names)) + "}"
     lines = [
         "def copy(value, memo):",
         "    fields = value.__dict__",
+        "    try:",
+        *(f"        given_{index} = fields[{name!r}]" for index, name in enumerate(names)),
+        "    except KeyError:",
+        "        return _copy_object(value, memo)",
         f"    if len(fields) != {len(names)}:",
         "        return _copy_object(value, memo)",
-        "    result = _new(kind)",
+        "    result = _new(cls)",
         "    memo[id(value)] = result",
-        *(f"    _{index} = fields[{name!r}]; _{index} = _{index} if type(_{index}) in _ATOMIC else _copy(_{index}, memo)"
-          for index, name in enumerate(names)),
+        *(f"    made_{index} = given_{index} if type(given_{index}) in _ATOMIC else _copy(given_{index}, memo)"
+          for index in range(len(names))),
     ]
+    made = "{" + ", ".join(f"{name!r}: made_{index}" for index, name in enumerate(names)) + "}"
     if frozen:
-        unchanged = " and ".join(f"_{index} is fields[{name!r}]" for index, name in enumerate(names)) or "True"
+        unchanged = " and ".join(f"made_{index} is given_{index}" for index in range(len(names))) or "True"
         lines += [f"    if {unchanged}:", "        memo[id(value)] = value", "        return value",
-                  f"    _set(result, '__dict__', {copied})"]
+                  f"    _set(result, '__dict__', {made})"]
     else:
-        lines.append(f"    result.__dict__ = {copied}")
+        lines.append(f"    result.__dict__ = {made}")
     lines.append("    return result")
-    namespace = {"kind": kind, "_new": object.__new__, "_set": object.__setattr__, "_ATOMIC": _ATOMIC, "_copy": _copy,
+    namespace = {"cls": kind, "_new": object.__new__, "_set": object.__setattr__, "_ATOMIC": _ATOMIC, "_copy": _copy,
                  "_copy_object": _copy_object}
     exec("\n".join(lines), namespace)  # noqa: S102 - source made above from the class's own field names
     return namespace["copy"]  # type: ignore[no-any-return]

@@ -438,8 +438,11 @@ def test_the_state_copy_shares_what_cannot_change_and_copies_what_can() -> None:
     printed = _Printed("Zatch", (1, 2))
     node = _Node("n", [printed, _Fixed({"x": 1})])
     node.extra = "an attribute beyond the fields"  # type: ignore[attr-defined]
-    state = {"node": node, "printed": printed}
+    lacking = _Node("lacking", [1])
+    del lacking.tags  # the class default stands in for it
+    state = {"node": node, "printed": printed, "lacking": lacking}
     made = deep_copy(state)
+    assert made["lacking"].children == [1] and made["lacking"].children is not lacking.children and "tags" not in vars(made["lacking"])
     assert made["printed"] is printed and made["node"].children[0] is printed  # frozen, and everything in it too
     assert made["node"] is not node and made["node"].extra == node.extra  # type: ignore[attr-defined]
     assert repr(made) == repr(copy.deepcopy(state))
