@@ -128,12 +128,12 @@ class Context:
             raise TypeError(f"a trace step needs a text, got {text!r}")
         entities = tuple(dict.fromkeys([*self._scope, *involves])) if self._scope or involves else ()
         if entities and not self._named.issuperset(entities):
-            self._name(entities)
+            self._check_entities(entities)
         phase = self._phase
         self.trace.append(TraceStep(text, ruling, phase.title if phase else None, self._step.id if self._step else None,
                                     self.action, values, entities, self.settling))
 
-    def _name(self, entities: tuple[Entity, ...]) -> None:
+    def _check_entities(self, entities: tuple[Entity, ...]) -> None:
         """Check entities no earlier step named: (kind, name) texts of kinds the game declares."""
         malformed = [e for e in entities if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(p, str) and p for p in e))]
         if malformed:
