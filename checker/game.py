@@ -6,8 +6,8 @@ scenarios, and a rules module with three functions: ``setup`` (a state from the
 scenario), ``observe`` (the facts a scenario may assert) and, optionally,
 ``settle`` (what the end of a scenario finishes) and ``before_action`` (what any
 action finishes first). The core dispatches each action to the handler its
-vocabulary registers, on a copy of the state: a handler changes the copy it is
-given and never sees the expected outcome.
+vocabulary registers, on a state nothing else holds (a copy, when anything else
+does): a handler changes the state it is given and never sees the expected outcome.
 """
 
 from __future__ import annotations
@@ -241,9 +241,9 @@ class RulesModule(Protocol):
 class Game:
     """One game's rules, as the core sees them.
 
-    ``State`` is the game's own type; the core copies it before every action and
-    passes the copy to the action's handler, so a state once produced is never
-    changed. A subclass names its ``rules`` module; its data files are read from
+    ``State`` is the game's own type; the core passes the action's handler a copy
+    of it, or the state itself when nothing else holds it (see :meth:`apply`), so a
+    state anything holds is never changed. A subclass names its ``rules`` module; its data files are read from
     beside the subclass's module, and its procedure is bound to the rules module's
     step handlers once, here.
     """
@@ -298,27 +298,35 @@ class Game:
         """
         return self.rules.setup(context, initial, cards, self.data.cards)
 
-    def apply(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
-        """The state after ``action``; ``state`` itself is never changed.
+    def apply(self, state: Any, action: Mapping[str, Any], context: Context, *, in_place: bool = False) -> Any:
+        """The state after ``action``; ``state`` itself is never changed, unless ``in_place``: for a caller
+        that holds it and nothing else does, which spares a copy.
 
-        Raises :class:`Rejection` when the rules refuse the action. What ``before_action``
-        finished (a Defense Step the attacker moved on from, say) stays finished even so:
-        the rejection carries that state as :attr:`Rejection.standing`.
+        Raises :class:`Rejection` when the rules refuse the action, carrying where play stands as
+        :attr:`Rejection.standing` (see :meth:`refused_from`). A refusal in place leaves ``state`` half
+        changed and carries no standing: the caller, who kept no copy, must make it again.
         """
-        working = deep_copy(state)
+        working = state if in_place else deep_copy(state)
         before = getattr(self.rules, "before_action", None)
         if before is not None:
             before(context, working, action)
         try:
             self.vocabulary.actions[action["action"]].handler(context, working, action)
         except Rejection as rejection:
-            rejection.standing = state
-            if before is not None:  # done again on a copy of its own, the trace already showing it
-                rejection.standing = deep_copy(state)
-                with context.quietly():
-                    before(context, rejection.standing, action)
+            rejection.standing = None if in_place else self.refused_from(state, action, context)
             raise
         return working
+
+    def refused_from(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
+        """Where play stands once ``action`` was refused from ``state``: ``state`` itself, unless ``before_action``
+        finished something first (a Defense Step the attacker moved on from, say), which stays finished even so."""
+        before = getattr(self.rules, "before_action", None)
+        if before is None:
+            return state
+        standing = deep_copy(state)
+        with context.quietly():  # done again on a copy of its own, the trace already showing it
+            before(context, standing, action)
+        return standing
 
     def settle(self, state: Any, context: Context, *, in_place: bool = False) -> Any:
         """Finish whatever the last action left pending. ``state`` itself is left unchanged, unless ``in_place``:

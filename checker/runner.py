@@ -172,15 +172,20 @@ class _Play:
         for action in self.scenario.actions[first:]:
             self._keep_start(action.index, state)
             self.context.action = action.index
-            state = self._apply(state, action)
+            # A state nothing else holds (no start kept, no audit, no checkpoint's facts, no run this one was resumed
+            # from) is changed in place, unless the action may well be refused: a golden scenario's expected refusal,
+            # any action of a question. An unexpected refusal in place costs a replay (see _replayed_to).
+            in_place = (owned and self.starts is None and self.audit is None and state is not observed
+                        and action.reject is None and not self.scenario.is_question)
+            produced = self._apply(state, action, in_place=in_place)
+            owned = owned or produced is not state  # a state this run made
+            state = produced
             if action.expect is not None:
                 observed = state
                 self._compare(action.index, action.expect, self._observe(state), at=("actions", action.index, "expect"))
         self._keep_start(len(self.scenario.actions), state)
         self.context.action = None
         self.context.settling = True
-        # The last state is settled in place when nothing else holds it: no start kept, no audit, no checkpoint's
-        # facts, no run this one was resumed from (whose state it may still be).
         in_place = owned and self.starts is None and self.audit is None and state is not observed
         state = self.game.settle(state, self.context, in_place=in_place)
         self.context.settling = False
@@ -239,29 +244,46 @@ class _Play:
                                            at=("reject",)))
         return state
 
-    def _apply(self, state: Any, action: Action) -> Any:
+    def _apply(self, state: Any, action: Action, *, in_place: bool) -> Any:
         """Apply one action. In a question a refusal is part of the answer; elsewhere it must be expected."""
         if self.audit is not None:
             self.audit.before(state)
         try:
-            produced = self.game.apply(state, action.data, self.context)
+            produced = self.game.apply(state, action.data, self.context, in_place=in_place)
         except InputError as error:
             path = ("actions", action.index)
             raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
         except Rejection as rejection:
+            standing = rejection.standing
+            if in_place:
+                standing = self.game.refused_from(self._replayed_to(action.index), action.data, self.context)
             self.result.rejections[action.index] = _kept(rejection)
             if self.audit is not None:
-                self.audit.after(state, rejection.standing)
+                self.audit.after(state, standing)
             if action.reject != rejection.reason and not self.scenario.is_question:
                 self._mismatch(action.index, _refused(f"actions[{action.index}].reject.reason", action.reject, rejection,
                                                       at=("actions", action.index)))
-            return rejection.standing
+            return standing
         if self.audit is not None:
             self.audit.after(state, produced)
         if action.reject is not None:
             self._mismatch(action.index, Mismatch(f"actions[{action.index}].reject.reason", action.reject, None,
                                                   note="the action was legal", at=("actions", action.index)))
         return produced
+
+    def _replayed_to(self, index: int) -> Any:
+        """The state before action ``index``, played again from the beginning: an action refused in place left
+        the only copy half changed. Play is deterministic, so each earlier action does what it did the first time."""
+        context = Context(self.game, self.context.pins)
+        state = self.game.setup(self.scenario.initial, self.scenario.cards, context)
+        for action in self.scenario.actions[:index]:
+            context.action = action.index
+            refused = action.index in self.result.rejections
+            try:
+                state = self.game.apply(state, action.data, context, in_place=not refused)
+            except Rejection as rejection:
+                state = rejection.standing
+        return state
 
     def _observe(self, state: Any) -> dict[str, Any]:
         facts = self.game.observe(state)
@@ -278,8 +300,9 @@ class _Play:
 
 def _kept(rejection: Rejection) -> Rejection:
     """The refusal as the result keeps it: without the frames it was raised through, which hold the run
-    that holds the result, a cycle only the garbage collector would free."""
+    that holds the result (a cycle only the garbage collector would free), nor the state play went on from."""
     rejection.__traceback__ = rejection.__context__ = None
+    rejection.standing = None
     return rejection
 
 

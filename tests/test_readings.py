@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from checker import suite
@@ -146,3 +147,20 @@ def test_a_run_that_settles_its_last_state_in_place_is_a_run_that_settles_a_copy
     """A plain run settles its last state in place; one that keeps its starts settles a copy, as every run did."""
     for scenario in scenarios:
         assert _seen(suite.run_one(scenario)) == _seen(suite.run_one(scenario, keep_starts=True)), scenario.id
+
+
+def test_an_action_refused_in_place_leaves_the_run_as_a_refusal_on_a_copy(scenarios) -> None:
+    """An action the scenario does not expect to be refused changes the state itself; when it is refused after all
+    (here: every expected refusal struck out), the run plays the scenario again up to it and goes on from there,
+    as a run that copied every state does."""
+    refused = 0
+    for scenario in scenarios:
+        struck = tuple(dataclasses.replace(action, reject=None) for action in scenario.actions)
+        if struck == scenario.actions or scenario.is_question:
+            continue
+        unexpected = dataclasses.replace(scenario, actions=struck)
+        in_place, copied = suite.run_one(unexpected), suite.run_one(unexpected, keep_starts=True)
+        assert _seen(in_place) == _seen(copied), scenario.id
+        assert [step.text for step in in_place.trace] == [step.text for step in copied.trace], scenario.id
+        refused += len(in_place.rejections)
+    assert refused > 100
