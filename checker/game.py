@@ -13,6 +13,7 @@ does): a handler changes the state it is given and never sees the expected outco
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,10 @@ class Book(Shared, Mapping[str, Any]):
         return f"Book({len(self)} entries)"
 
 
+#: A trace step from its eight fields: what ``TraceStep(*fields)`` makes, without a call to its ``__new__``.
+_trace_step = functools.partial(tuple.__new__, TraceStep)
+
+
 class Context:
     """Everything a rules module may consult or record while it runs.
 
@@ -73,8 +78,7 @@ class Context:
         self.consulted: dict[str, str] = {}
         self.action: int | None = None
         self.settling = False
-        self._phase: Phase | None = None
-        self._step: Step | None = None
+        self._where: tuple[str | None, str | None] = (None, None)  # the phase's title and the step's id, for each note
         self._scope: list[Entity] = []
         self._named = game.named  # entities steps have named: checked once a game
 
@@ -110,12 +114,12 @@ class Context:
 
     def in_step(self, phase: Phase, step: Step, handler: Callable[..., None], *args: Any) -> None:
         """``handler(self, *args)``, every step it notes named after ``phase`` and ``step``."""
-        outer = (self._phase, self._step)
-        self._phase, self._step = phase, step
+        outer = self._where
+        self._where = phase.title, step.id
         try:
             handler(self, *args)
         finally:
-            self._phase, self._step = outer
+            self._where = outer
 
     def note(self, ruling: str | None, text: str, *, involves: Iterable[Entity] = (), **values: Any) -> None:
         """Record one trace step: what was done, under which ruling, with which numbers, between which entities.
@@ -126,12 +130,14 @@ class Context:
             raise KeyError(f"the rules cite {ruling!r}, which is not in the catalogue")
         if not isinstance(text, str) or not text:
             raise TypeError(f"a trace step needs a text, got {text!r}")
-        entities = tuple(dict.fromkeys([*self._scope, *involves])) if self._scope or involves else ()
-        if entities and not self._named.issuperset(entities):
-            self._check_entities(entities)
-        phase = self._phase
-        self.trace.append(TraceStep(text, ruling, phase.title if phase else None, self._step.id if self._step else None,
-                                    self.action, values, entities, self.settling))
+        entities = (*self._scope, *involves)
+        if entities:
+            if len(entities) > 1:
+                entities = tuple(dict.fromkeys(entities))
+            if not self._named.issuperset(entities):
+                self._check_entities(entities)
+        phase, step = self._where
+        self.trace.append(_trace_step((text, ruling, phase, step, self.action, values, entities, self.settling)))
 
     def _check_entities(self, entities: tuple[Entity, ...]) -> None:
         """Check entities no earlier step named: (kind, name) texts of kinds the game declares."""
