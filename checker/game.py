@@ -304,22 +304,31 @@ class Game:
         """
         return self.rules.setup(context, initial, cards, self.data.cards)
 
-    def apply(self, state: Any, action: Mapping[str, Any], context: Context, *, in_place: bool = False) -> Any:
-        """The state after ``action``; ``state`` itself is never changed, unless ``in_place``: for a caller
-        that holds it and nothing else does, which spares a copy.
+    def apply(self, state: Any, action: Mapping[str, Any], context: Context, *, owned: bool = False,
+              may_be_refused: bool = True) -> Any:
+        """The state after ``action``; ``state`` itself is never changed, unless ``owned``: the caller holds it and
+        nothing else does, which spares copies.
 
         Raises :class:`Rejection` when the rules refuse the action, carrying where play stands as
-        :attr:`Rejection.standing` (see :meth:`refused_from`). A refusal in place leaves ``state`` half
-        changed and carries no standing: the caller, who kept no copy, must make it again.
+        :attr:`Rejection.standing` (see :meth:`refused_from`). An ``owned`` state is where ``before_action``
+        finishes what it finishes; the action itself is applied to a copy, unless it is not expected to be
+        refused (not ``may_be_refused``). Refused after all, it leaves ``state`` half changed and carries no
+        standing: the caller, who kept no copy, must make it again.
         """
-        working = state if in_place else deep_copy(state)
         before = getattr(self.rules, "before_action", None)
+        if owned and before is not None:
+            before(context, state, action)
+            before = None
+        working = state if owned and not may_be_refused else deep_copy(state)
         if before is not None:
             before(context, working, action)
         try:
             self.vocabulary.actions[action["action"]].handler(context, working, action)
         except Rejection as rejection:
-            rejection.standing = None if in_place else self.refused_from(state, action, context)
+            if working is state:
+                rejection.standing = None
+            else:
+                rejection.standing = state if owned else self.refused_from(state, action, context)
             raise
         return working
 

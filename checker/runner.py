@@ -175,9 +175,8 @@ class _Play:
             # A state nothing else holds (no start kept, no audit, no checkpoint's facts, no run this one was resumed
             # from) is changed in place, unless the action may well be refused: a golden scenario's expected refusal,
             # any action of a question. An unexpected refusal in place costs a replay (see _replayed_to).
-            in_place = (owned and self.starts is None and self.audit is None and state is not observed
-                        and action.reject is None and not self.scenario.is_question)
-            produced = self._apply(state, action, in_place=in_place)
+            alone = owned and self.starts is None and self.audit is None and state is not observed
+            produced = self._apply(state, action, owned=alone)
             owned = owned or produced is not state  # a state this run made
             state = produced
             if action.expect is not None:
@@ -244,18 +243,19 @@ class _Play:
                                            at=("reject",)))
         return state
 
-    def _apply(self, state: Any, action: Action, *, in_place: bool) -> Any:
+    def _apply(self, state: Any, action: Action, *, owned: bool) -> Any:
         """Apply one action. In a question a refusal is part of the answer; elsewhere it must be expected."""
         if self.audit is not None:
             self.audit.before(state)
+        may_be_refused = action.reject is not None or self.scenario.is_question
         try:
-            produced = self.game.apply(state, action.data, self.context, in_place=in_place)
+            produced = self.game.apply(state, action.data, self.context, owned=owned, may_be_refused=may_be_refused)
         except InputError as error:
             path = ("actions", action.index)
             raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
         except Rejection as rejection:
             standing = rejection.standing
-            if in_place:
+            if standing is None:  # refused in place
                 standing = self.game.refused_from(self._replayed_to(action.index), action.data, self.context)
             self.result.rejections[action.index] = _kept(rejection)
             if self.audit is not None:
@@ -280,7 +280,7 @@ class _Play:
             context.action = action.index
             refused = action.index in self.result.rejections
             try:
-                state = self.game.apply(state, action.data, context, in_place=not refused)
+                state = self.game.apply(state, action.data, context, owned=True, may_be_refused=refused)
             except Rejection as rejection:
                 state = rejection.standing
         return state
