@@ -175,7 +175,7 @@ class _QuickLoader(Loader):  # type: ignore[misc, valid-type]
     def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
         if kind is not ScalarNode:
             return str(super().resolve(kind, value, implicit))
-        if not implicit[0]:
+        if not implicit[0] or value[:1] not in _MAY_BE_TYPED:
             return _STR
         tag = _TAG_OF_PLAIN.get(value)
         if tag is None:
@@ -186,6 +186,10 @@ class _QuickLoader(Loader):  # type: ignore[misc, valid-type]
 
 
 assert not Loader.yaml_path_resolvers
+#: What a plain scalar that is not text may start with: YAML 1.1's implicit types are looked up by first character
+#: (``""`` for the empty scalar), and none applies to every character.
+_MAY_BE_TYPED = frozenset(Loader.yaml_implicit_resolvers)
+assert None not in _MAY_BE_TYPED
 _TAG_OF_PLAIN: dict[str, str] = {}
 
 
