@@ -249,9 +249,9 @@ class Game:
 
     ``State`` is the game's own type; the core passes the action's handler a copy
     of it, or the state itself when nothing else holds it (see :meth:`apply`), so a
-    state anything holds is never changed. A subclass names its ``rules`` module; its data files are read from
-    beside the subclass's module, and its procedure is bound to the rules module's
-    step handlers once, here.
+    state anything holds is never changed. A subclass names its ``rules`` module;
+    its data files are read from beside the subclass's module, and its procedure is
+    bound to the rules module's step handlers once, here.
     """
 
     id: str

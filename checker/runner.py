@@ -173,8 +173,7 @@ class _Play:
             self._keep_start(action.index, state)
             self.context.action = action.index
             # A state nothing else holds (no start kept, no audit, no checkpoint's facts, no run this one was resumed
-            # from) is changed in place, unless the action may well be refused: a golden scenario's expected refusal,
-            # any action of a question. An unexpected refusal in place costs a replay (see _replayed_to).
+            # from) is changed in place, by the action unless it may well be refused (see _apply), and at the end.
             alone = owned and self.starts is None and self.audit is None and state is not observed
             produced = self._apply(state, action, owned=alone)
             owned = owned or produced is not state  # a state this run made
@@ -244,7 +243,11 @@ class _Play:
         return state
 
     def _apply(self, state: Any, action: Action, *, owned: bool) -> Any:
-        """Apply one action. In a question a refusal is part of the answer; elsewhere it must be expected."""
+        """Apply one action. In a question a refusal is part of the answer; elsewhere it must be expected.
+
+        An ``owned`` state is changed in place unless the action may well be refused (a golden scenario's expected
+        refusal, any action of a question); refused all the same, the run plays again up to it (:meth:`_replayed_to`).
+        """
         if self.audit is not None:
             self.audit.before(state)
         may_be_refused = action.reject is not None or self.scenario.is_question
