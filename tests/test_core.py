@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -432,6 +433,22 @@ def test_the_state_copy_is_deepcopys_copy_with_shared_parts_shared_once() -> Non
 class _Printed:
     name: str
     costs: tuple[int, ...] = ()
+
+
+def test_a_book_is_a_read_only_dict_that_every_copy_shares() -> None:
+    zatch = _Printed("Zatch", (1,))
+    book = Book({"Zatch": zatch})
+    assert book["Zatch"] is zatch and "Zatch" in book and book.get("Kiyo") is None and book == {"Zatch": zatch}
+    changes = [lambda: book.__setitem__("Kiyo", zatch), lambda: book.__delitem__("Zatch"), lambda: book.update(Kiyo=zatch),
+               lambda: book.setdefault("Kiyo", zatch), lambda: book.pop("Zatch"), book.popitem, book.clear,
+               lambda: book.__ior__({"Kiyo": zatch})]
+    for change in changes:
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    assert book == {"Zatch": zatch} and repr(book) == "Book(1 entries)"
+    assert deep_copy(book) is book and copy.deepcopy(book) is book and deep_copy({"cards": book})["cards"] is book
+    for made in (pickle.loads(pickle.dumps(book)), copy.copy(book)):
+        assert type(made) is Book and made == book
 
 
 def test_the_state_copy_shares_what_cannot_change_and_copies_what_can() -> None:
