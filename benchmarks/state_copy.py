@@ -1,7 +1,8 @@
-"""What the core's copy-before-every-action costs, and what sharing the card book saves.
+"""What the core's copy of a state costs, and what sharing the card book saves.
 
-The core deep-copies a game's state before handing it to an action's handler, so that no
-state once produced can change. Static data (a card book) is held in a ``checker.game.Book``,
+The core deep-copies a game's state before handing it to an action's handler whenever anything
+else still holds it (a checkpoint's facts, a start kept, an expected refusal's state to go on
+from), so that no state anything holds can change. Static data (a card book) is held in a ``checker.game.Book``,
 which every copy shares. For every scenario this measures, on its initial state:
 
 - the core's copy (``checker.statecopy.deep_copy``, the Book shared);

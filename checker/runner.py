@@ -53,7 +53,7 @@ class Start:
     actions): its state, and how long its trace, its consulted readings, its checkpoints and its refusals were."""
 
     action: int
-    state: Any  # never changed: every action makes a new state
+    state: Any  # never changed: a run that keeps its starts copies the state before every action
     trace: int
     consulted: Mapping[str, str]
     checkpoints: int
