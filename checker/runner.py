@@ -251,6 +251,7 @@ class _Play:
         if self.audit is not None:
             self.audit.before(state)
         may_be_refused = action.reject is not None or self.scenario.is_question
+        in_place = owned and not may_be_refused
         try:
             produced = self.game.apply(state, action.data, self.context, owned=owned, may_be_refused=may_be_refused)
         except InputError as error:
@@ -258,7 +259,7 @@ class _Play:
             raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
         except Rejection as rejection:
             standing = rejection.standing
-            if standing is None:  # refused in place
+            if in_place:
                 standing = self.game.refused_from(self._replayed_to(action.index), action.data, self.context)
             self.result.rejections[action.index] = _kept(rejection)
             if self.audit is not None:

@@ -164,3 +164,13 @@ def test_an_action_refused_in_place_leaves_the_run_as_a_refusal_on_a_copy(scenar
         assert [step.text for step in in_place.trace] == [step.text for step in copied.trace], scenario.id
         refused += len(in_place.rejections)
     assert refused > 100
+
+
+def test_a_run_leaves_its_scenario_as_it_was(scenarios) -> None:
+    """States are changed where they stand: none may share a list or dict with the scenario it was built from."""
+    import pickle
+
+    for scenario in scenarios:
+        written = pickle.dumps((scenario.initial, scenario.cards, [action.data for action in scenario.actions]))
+        suite.run_one(scenario)
+        assert pickle.dumps((scenario.initial, scenario.cards, [action.data for action in scenario.actions])) == written, scenario.id
