@@ -29,6 +29,16 @@ def generated_corpus(target: Path, count: int) -> int:
     return count
 
 
+def one_of_each_game(target: Path) -> int:
+    """The first scenario of each game's folder, as it is: what ``checker check`` spends before its files."""
+    folders = sorted(folder for folder in (ROOT / "scenarios").iterdir() if folder.is_dir())
+    for folder in folders:
+        first = min(folder.rglob("*.yaml"))
+        (target / folder.name).mkdir(parents=True, exist_ok=True)
+        (target / folder.name / first.name).write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+    return len(folders)
+
+
 @dataclass(frozen=True)
 class Measured:
     wall: float  # seconds

@@ -12,6 +12,9 @@ scenario and its ratio to the floor's (one process each), the default run's wall
 the floor's CPU time (one core), how much faster the default run is than ``-j 1`` on the wall
 clock, and the peak resident memory of each (the largest process, for the default run). Then
 each turn's two ratios: the machine's speed drifts, and a turn compares runs made close together.
+Last, the start: ``checker check -j 1`` on one scenario of each game (Python, the imports, every
+game built), and what the wall goal leaves each scenario: on two cores, twice the floor's time less
+the start, shared among the N scenarios, against the CPU the default run spends on each.
 
     .venv/bin/python benchmarks/throughput.py [--sizes 1000 10000 50000] [--repeat 3]
 """
@@ -24,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from corpus import Measured, environment, generated_corpus, measure  # beside this script
+from corpus import Measured, environment, generated_corpus, measure, one_of_each_game  # beside this script
 
 FLOOR = """
 import sys
@@ -46,6 +49,10 @@ def main() -> None:
     args = parser.parse_args()
     env = environment()
     checker = [sys.executable, "-m", "checker", "check"]
+    with tempfile.TemporaryDirectory(prefix="rulings-start-") as tmp:
+        one_of_each_game(Path(tmp))
+        measure([*checker, "-j", "1", tmp], env=env)
+        start = statistics.median(measure([*checker, "-j", "1", tmp], env=env).wall for _ in range(5))
     print(f"{'files':>7} {'scen/s':>8} {'floor ms/scen':>14} {'check ms/scen':>14} {'CPU ratio':>10} "
           f"{'wall ratio':>11} {'-j speedup':>11} {'peak MiB (-j 1)':>16} {'peak MiB (default)':>19}")
     for size in args.sizes:
@@ -65,6 +72,8 @@ def main() -> None:
         turns = zip(floors, singles, defaults)
         print(f"{'':>7} each turn, CPU ratio / wall ratio: "
               + ", ".join(f"{s.cpu / f.cpu:.2f} / {d.wall / f.cpu:.2f}" for f, s, d in turns), flush=True)
+        print(f"{'':>7} start {start:.2f} s; the wall goal leaves {2 * (floor.cpu - start) / size * 1e3:.3f} ms of CPU a scenario "
+              f"on two cores, the default run spends {(default.cpu - start) / size * 1e3:.3f}", flush=True)
 
 
 if __name__ == "__main__":
