@@ -73,20 +73,27 @@ def each(items: Sequence[Item], work: Callable[[Item], U], jobs: int,
     _work = work  # inherited by the forked workers, not sent to them
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            yield from pool.imap(_in_worker, items, chunksize=_chunk(len(items), jobs))
+            for done in pool.imap(_in_worker, _slices(items, jobs)):
+                yield from done
     finally:
         _work = None
 
 
-def _chunk(items: int, jobs: int) -> int:
-    """How many items a worker takes at a time: about 32 rounds each, so the last round leaves the others idle only
-    briefly, and at most 256 items: every round wakes the parent's threads, which take a core's time from the workers."""
-    return max(1, min(256, items // (jobs * 32)))
+def _slices(items: Sequence[Item], jobs: int, smallest: int = 4, largest: int = 512) -> Iterator[Sequence[Item]]:
+    """``items`` in consecutive slices, which the workers take one at a time: each a ``2 * jobs``-th of what is
+    left (guided self-scheduling), so there are few rounds and the last are small, and the workers end together.
+    A round costs the parent's threads about a millisecond of a core; a slice of at most ``largest`` items keeps
+    the report streaming."""
+    start = 0
+    while start < len(items):
+        size = max(smallest, min(largest, (len(items) - start) // (2 * jobs)))
+        yield items[start : start + size]
+        start += size
 
 
-def _in_worker(item: Any) -> object:
+def _in_worker(items: Sequence[Any]) -> list[object]:
     assert _work is not None
-    return _work(item)
+    return [_work(item) for item in items]
 
 
 def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:

@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from checker import batch
 from checker.cli import main
 from tests.conftest import ROOT, SCENARIOS
 
@@ -123,3 +126,13 @@ def test_checking_on_several_processes_prints_what_one_process_prints(tmp_path: 
     code, text = printed["text", "2"]
     assert code == 2 and "zz-same-id.yaml:2:5: error: id" in text and "zz-broken.yaml:3:1: error: unknown key 'extra'" in text
     assert json.loads(printed["json", "2"][1])["results"][-1]["verdict"] == "invalid"
+
+
+@pytest.mark.parametrize("count", [1, 5, 64, 1_000, 10_000, 50_000])
+def test_the_workers_take_every_file_once_in_order_in_slices_that_shrink_to_the_end(count: int) -> None:
+    files = list(range(count))
+    slices = list(batch._slices(files, jobs=2))
+    assert [file for part in slices for file in part] == files
+    sizes = [len(part) for part in slices]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] <= 512 and sizes[-1] <= 4
+    assert len(slices) <= 20 + count // 512  # few rounds: a round wakes the parent's threads
