@@ -242,6 +242,15 @@ class RulesModule(Protocol):
     def observe(self, state: Any) -> dict[str, Any]: ...
 
 
+class MovesModule(Protocol):
+    """What a game's moves module provides: the actions its rules might allow at a state, each with its choices
+    written out (the core keeps those the rules accept: :mod:`checker.legal`). It may also give ``canonical(action)``,
+    the action with the choices the rules default written out, and ``invariants(first, state)``, what random play
+    from ``first`` must never break, in words."""
+
+    def candidates(self, state: Any) -> Iterable[Mapping[str, Any]]: ...
+
+
 class Game:
     """One game's rules, as the core sees them.
 
@@ -256,6 +265,7 @@ class Game:
     title: str
     source: str  # file name of the source document
     rules: RulesModule
+    moves: MovesModule | None = None  # what may be done next (see checker.legal)
     entity_kinds: Mapping[str, EntityKind] = {}
 
     def __init__(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from checker.game import EntityKind, Game
 
-from . import rules
+from . import moves, rules
 
 
 class SparkDuel(Game):
@@ -17,6 +17,7 @@ class SparkDuel(Game):
     title = "Spark Duel: the checker's example game"
     source = "rules.md"
     rules = rules
+    moves = moves
     entity_kinds = {
         "card": EntityKind("A Spark, a Shield or a Break", open_questions=True),
         "mechanic": EntityKind("A mechanic the rules name", hub=True),

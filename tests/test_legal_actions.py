@@ -1,0 +1,169 @@
+"""What may be done next, for every game: the legal-actions contract over every scenario, and random legal play.
+
+The contract, at every action of every scenario of every game (the example game's included):
+- every action listed as legal is accepted by ``apply``;
+- the action the scenario plays, when ``apply`` accepts it, is listed.
+
+Random legal play (:mod:`checker.randomplay`) from every game's scenarios never crashes, never has an action
+refused, never produces a state whose facts the game's outcome schema refuses, writes scenarios the format
+accepts, and keeps the game's own invariants (``invariants(first, state)`` in its moves module).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from checker import legal, randomplay
+from checker.errors import Rejection
+from checker.game import Context, Game
+from checker.games import registry
+from checker.runner import run
+from checker.scenario import Scenario
+from checker.suite import Suite, scenario_files
+from tests.conftest import SCENARIOS
+from tests.test_core import DUELS
+from tests.toygame import GAME as TOY
+
+GAMES: dict[str, Game] = {**registry(), TOY.id: TOY}
+#: Random games per game: a few in CI, as many as $RANDOM_PLAY_EXAMPLES says in a long run.
+EXAMPLES = int(os.environ.get("RANDOM_PLAY_EXAMPLES", "25"))
+
+
+@pytest.fixture(scope="module")
+def suite() -> Suite:
+    return Suite(GAMES)
+
+
+@pytest.fixture(scope="module")
+def everything(suite: Suite) -> list[Scenario]:
+    loaded = suite.load_many(scenario_files([SCENARIOS, DUELS]))
+    return [item for item in loaded if isinstance(item, Scenario)]
+
+
+def test_every_game_lists_its_actions() -> None:
+    assert [game_id for game_id, game in GAMES.items() if not legal.lists_actions(game)] == []
+
+
+class LegalAudit:
+    """At each action of a run: what is listed is accepted, and what the scenario plays is listed if accepted."""
+
+    def __init__(self, game: Game, scenario: Scenario) -> None:
+        self.game, self.scenario = game, scenario
+        self.index = 0
+        self.problems: list[str] = []
+        self.checked = 0
+
+    def before(self, state: Any) -> None:
+        pins = self.scenario.readings
+        listed = legal.legal_actions(self.game, state, pins)
+        for action in listed:
+            if not self._accepts(state, action):
+                self.problems.append(f"action {self.index + 1}: {action} is listed, and refused")
+        played = self.scenario.actions[self.index].data
+        if self._accepts(state, played):
+            self.checked += 1
+            if not legal.listed(self.game, played, listed):
+                self.problems.append(f"action {self.index + 1}: {dict(played)} is accepted, and not listed")
+        self.index += 1
+
+    def _accepts(self, state: Any, action: Mapping[str, Any]) -> bool:
+        try:
+            self.game.apply(state, action, Context(self.game, self.scenario.readings))
+        except Rejection:
+            return False
+        return True
+
+    def after(self, given: Any, produced: Any) -> None:
+        pass
+
+    def observed(self, facts: Mapping[str, Any]) -> None:
+        pass
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_legal_actions_agree_with_apply_on_every_scenario(game_id: str, everything: list[Scenario]) -> None:
+    game = GAMES[game_id]
+    if not legal.lists_actions(game):
+        pytest.fail(f"{game_id} does not list its actions")
+    broken: dict[str, list[str]] = {}
+    checked = 0
+    for scenario in (s for s in everything if s.game == game_id):
+        audit = LegalAudit(game, scenario)
+        result = run(scenario, game, audit=audit)
+        assert result.crash is None, result.crash
+        checked += audit.checked
+        if audit.problems:
+            broken[scenario.id] = audit.problems
+    assert checked > 0
+    assert not broken
+
+
+def _outcome_validator(game: Game, suite: Suite) -> jsonschema.Draft7Validator:
+    schema = suite.validator.schema
+    return jsonschema.Draft7Validator({"$ref": f"#/definitions/{game.id}/outcome", "definitions": schema["definitions"]})
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_random_legal_play_keeps_the_rules_contracts(game_id: str, everything: list[Scenario], suite: Suite) -> None:
+    game = GAMES[game_id]
+    if not legal.lists_actions(game):
+        pytest.fail(f"{game_id} does not list its actions")
+    origins = randomplay.starts(game, (s for s in everything if s.game == game_id))
+    outcome = _outcome_validator(game, suite)
+    invariants = getattr(game.moves, "invariants", None)
+
+    @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(data=randomplay.scenarios(game, origins))
+    def random_game(data: dict[str, Any]) -> None:
+        scenario = suite.from_data({"id": "random-play", "game": game.id, "title": "Random legal play", **data},
+                                   "<random play>")
+        states: list[Any] = []
+
+        class Watch:
+            def before(self, state: Any) -> None:
+                states.append(state)
+
+            def after(self, given: Any, produced: Any) -> None:
+                pass
+
+            def observed(self, facts: Mapping[str, Any]) -> None:
+                problems = [error.message for error in outcome.iter_errors(facts)]
+                assert not problems, problems
+
+        result = run(scenario, game, audit=Watch())
+        assert result.crash is None, result.crash
+        assert result.verdict == "question", (result.verdict, result.error)
+        assert not result.rejections, {index: r.message for index, r in result.rejections.items()}
+        if invariants is not None and states:
+            first = states[0]
+            for state in states[1:]:
+                broken = list(invariants(first, state))
+                assert not broken, broken
+
+    random_game()
+
+
+def test_random_play_is_drawn_from_what_the_rules_allow() -> None:
+    """The example game: every drawn action was legal where it was played, and play shrinks to nothing."""
+    suite = Suite(GAMES)
+    duels = [item for item in suite.load_many(scenario_files([DUELS])) if isinstance(item, Scenario)]
+    origins = randomplay.starts(TOY, duels)
+    assert origins
+
+    @settings(max_examples=40, deadline=None, database=None, derandomize=True)
+    @given(data=randomplay.scenarios(TOY, origins), where=st.integers(0, 20))
+    def drawn(data: dict[str, Any], where: int) -> None:
+        context = Context(TOY)
+        state = TOY.setup(data["initial"], data["cards"], context)
+        for action in data["actions"]:
+            assert legal.listed(TOY, action, legal.legal_actions(TOY, state))
+            state = TOY.apply(state, action, context)
+
+    drawn()
