@@ -55,6 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     readings.add_argument("--vary-pinned", action="store_true", help="vary the readings the file pins too")
     readings.add_argument("--verbose", action="store_true", help="also every run's outcome facts that differ")
 
+    next_ = commands.add_parser(
+        "options", help="what each player may do after a file's last action, each option with the rulings that allow it"
+    )
+    next_.add_argument("file", metavar="FILE")
+    next_.add_argument("--format", choices=("text", "json"), default="text")
+
     compare = commands.add_parser(
         "diff", help="what an engine change did: every scenario at a git revision and in the working tree, compared"
     )
@@ -92,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         commands = {"check": _check, "explain": _explain, "readings": _readings, "diff": _diff, "new": _new,
-                    "facts": _facts, "disputes": _disputes, "schema": _schema}
+                    "facts": _facts, "disputes": _disputes, "schema": _schema, "options": _options}
         code = commands[args.command](args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
         return code
@@ -153,6 +159,27 @@ def _readings(args: argparse.Namespace) -> int:
         print(report.headline(found.own.result), file=sys.stderr)
         return 2
     print(report.readings_text(found, verbose=args.verbose))
+    return 0
+
+
+def _options(args: argparse.Namespace) -> int:
+    [item] = suite.load_many(suite.scenario_files([args.file]))
+    if isinstance(item, RunResult):
+        print(report.headline(item), file=sys.stderr)
+        return 2
+    from checker import legal, whatnext
+
+    game = suite.games()[item.game]
+    if not legal.lists_actions(game):
+        raise InputError(f"{game.id} does not list its actions", expected="a scenario of a game with a moves module")
+    found = whatnext.what_next(item, game)
+    if found.result.verdict in ("invalid", "error"):
+        print(report.headline(found.result), file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(whatnext.as_json(found), indent=2))
+    else:
+        print(whatnext.text(found, game, path=args.file))
     return 0
 
 
@@ -235,8 +262,9 @@ def _facts(args: argparse.Namespace) -> int:
 
 
 def _disputes(args: argparse.Namespace) -> int:
-    from checker import disputes
+    from checker import disputes, legal
     from checker.gaps import gaps
+    from checker.scenario import Scenario
 
     game = _game(args.find)
     folder = Path(args.out) if args.out else Path("candidates") / game.id
@@ -244,19 +272,19 @@ def _disputes(args: argparse.Namespace) -> int:
         raise InputError(f"{folder} is a file", expected="a folder for the candidates (created if missing)")
     own_folder = Path(args.scenarios) / game.id
     files = suite.scenario_files([own_folder if own_folder.is_dir() else args.scenarios])  # refused before the search
-    source = disputes.generator(game)
-    if source is None:
-        print(f"{game.id} has no scenario generator (a 'generators' module in its package defining scenarios()): "
-              "no search")
+    loaded = suite.load_many(files)
+    scenarios = [item for item in loaded if isinstance(item, Scenario) and item.game == game.id]
+    if not legal.lists_actions(game):
+        print(f"{game.id} does not list its actions (a moves module): no random play, no search")
     else:
         seed = "random seed" if args.seed is None else f"seed {args.seed}"
-        print(f"Searching {len(disputes.ambiguous(game))} ambiguous rulings of {game.id} for {args.budget:g} s ({seed}):",
-              flush=True)
-        findings = disputes.find_disputes(game, source, suite.default(), seconds=args.budget, seed=args.seed,
+        print(f"Searching {len(disputes.ambiguous(game))} ambiguous rulings of {game.id} for {args.budget:g} s ({seed}), "
+              f"by random legal play from {len(scenarios)} scenarios:", flush=True)
+        findings = disputes.find_disputes(game, scenarios, suite.default(), seconds=args.budget, seed=args.seed,
                                           folder=folder, schema=SCHEMA_PATH)
         for line in report.findings_lines(findings):
             print(line)
-    for line in report.gaps_lines(gaps(game, suite.check(files))):
+    for line in report.gaps_lines(gaps(game, [suite.run_one(item) for item in loaded])):
         print(line)
     return 0
 

@@ -1,9 +1,9 @@
 """Finding disputes: small scenarios whose outcome changes with one ambiguous ruling's reading.
 
-A game plugs in with a ``generators`` module in its package that defines ``scenarios()``,
-a Hypothesis strategy of scenario data (``initial``, ``cards``, ``actions``, as a scenario
-file writes them). For each ambiguous ruling the search draws scenarios until one whose
-outcome facts or refusals change when only that ruling's reading changes (see
+The scenarios are drawn by random legal play (:mod:`checker.randomplay`), the same for every
+game that lists its actions: from where the game's own scenarios start, those that name the
+ruling first. For each ambiguous ruling the search draws scenarios until one whose outcome
+facts or refusals change when only that ruling's reading changes (see
 :meth:`checker.readings.Exploration.depends_on`), then lets Hypothesis shrink it.
 
 The search is bounded by wall-clock time, which Hypothesis does not offer: it draws in
@@ -14,18 +14,17 @@ the answer.
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
-from typing import Callable, Protocol
+from typing import Callable, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis.errors import NoSuchExample
 from hypothesis.strategies import SearchStrategy
 
-from checker import candidates
+from checker import candidates, randomplay
 from checker.candidates import ScenarioData, canonical
 from checker.errors import InputError
 from checker.game import Game
@@ -35,26 +34,6 @@ from checker.suite import Suite
 
 #: Drawn per Hypothesis call (the deadline stops a call early).
 BATCH = 500
-
-
-class ScenarioGenerator(Protocol):
-    """What a game's ``generators`` module provides."""
-
-    def scenarios(self) -> SearchStrategy[ScenarioData]:
-        """Scenario data the game's setup accepts; it should shrink towards small, plain scenarios."""
-        ...
-
-
-def generator(game: Game) -> ScenarioGenerator | None:
-    """The ``generators`` module beside the game's package, or ``None`` when it has none."""
-    package = importlib.import_module(type(game).__module__).__package__ or type(game).__module__
-    name = f"{package}.generators"
-    try:
-        return importlib.import_module(name)  # type: ignore[return-value]
-    except ModuleNotFoundError as error:
-        if error.name == name:
-            return None
-        raise
 
 
 def divergence(scenario: Scenario, game: Game, ruling: str) -> Variation | None:
@@ -149,16 +128,28 @@ class Finding:
     actions: int = 0
 
 
+def origins(game: Game, scenarios: Sequence[Scenario], ruling: str) -> list[randomplay.Start]:
+    """Where random play starts in the search for ``ruling``: the game's scenarios that name it, else all of them."""
+    naming = [scenario for scenario in scenarios if ruling in scenario.rulings]
+    return randomplay.starts(game, naming) or randomplay.starts(game, scenarios)
+
+
 def find_disputes(
-    game: Game, source: ScenarioGenerator, suite: Suite, *, seconds: float, seed: int | None, folder: Path, schema: Path,
+    game: Game, scenarios: Sequence[Scenario], suite: Suite, *, seconds: float, seed: int | None, folder: Path,
+    schema: Path,
 ) -> list[Finding]:
-    """Search every ambiguous ruling of ``game`` in turn, sharing ``seconds``; write each find into ``folder``."""
-    strategy = source.scenarios()
+    """Search every ambiguous ruling of ``game`` in turn by random legal play from ``scenarios``, sharing ``seconds``;
+    write each find into ``folder``."""
     rulings = ambiguous(game)
     budget = Budget.of(seconds)
     findings = []
     for index, ruling in enumerate(rulings):
-        found = search(strategy, _judge(game, ruling, suite), deadline=budget.share(len(rulings) - index), seed=seed)
+        deadline = budget.share(len(rulings) - index)
+        starts = origins(game, scenarios, ruling)
+        if not starts:
+            findings.append(Finding(ruling))
+            continue
+        found = search(randomplay.scenarios(game, starts), _judge(game, ruling, suite), deadline=deadline, seed=seed)
         if found is None:
             findings.append(Finding(ruling))
             continue

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from checker import candidates, disputes, report, suite
 from checker.cli import main
@@ -80,37 +81,21 @@ def test_candidates_are_not_collected_as_golden_scenarios(finder_run: tuple[int,
 
 
 def test_the_search_shrinks_to_the_smallest_divergent_scenario(tmp_path: Path) -> None:
-    """Spark Duel's one ambiguous ruling (equal Sparks) diverges first when both players play a 1."""
-    source = disputes.generator(TOY)
-    assert source is not None
-    [finding] = disputes.find_disputes(TOY, source, Suite({TOY.id: TOY}), seconds=10, seed=0,
+    """Spark Duel's one ambiguous ruling (equal Sparks) diverges only once two equal Sparks are compared: random
+    legal play from the duels shrinks to the two Sparks and the two passes that end the round, nothing more."""
+    duels = [item for item in Suite({TOY.id: TOY}).load_many(suite.scenario_files([ROOT / "tests" / "toygame" / "duels"]))
+             if isinstance(item, Scenario)]
+    [finding] = disputes.find_disputes(TOY, duels, Suite({TOY.id: TOY}), seconds=10, seed=0,
                                        folder=tmp_path / "candidates", schema=tmp_path / "scenario.schema.json")
     assert (finding.ruling, finding.actions) == ("toy.amb.equal-sparks", 4)
     assert finding.path is not None
-    assert finding.path.read_text(encoding="utf-8") == (
-        "# yaml-language-server: $schema=../scenario.schema.json\n"
-        f"id: {finding.path.stem}\n"
-        "game: spark-duel\n"
-        "title: 'Found automatically: the reading of toy.amb.equal-sparks changes this outcome'\n"
-        "rulings: [toy.amb.equal-sparks]\n"
-        "status: disputed\n"
-        "notes: 'Found automatically by `checker disputes --find`, then shrunk: review it,\n"
-        "  and promote it to the scenarios folder (with the reading adopted or expectations\n"
-        "  added) or delete it. What changes with toy.amb.equal-sparks: under both-lose-one,\n"
-        "  players.A.life = 9, players.B.life = 9; under draw, players.A.life = 10, players.B.life\n"
-        "  = 10.'\n"
-        "initial:\n"
-        "  players:\n"
-        "    A:\n"
-        "      hand: ['1']\n"
-        "    B:\n"
-        "      hand: ['1']\n"
-        "actions:\n"
-        "- {action: spark, player: A, card: '1'}\n"
-        "- {action: spark, player: B, card: '1'}\n"
-        "- {action: pass, player: A}\n"
-        "- {action: pass, player: B}\n"
-    )
+    found = yaml.safe_load(finding.path.read_text(encoding="utf-8"))
+    sparks, passes = found["actions"][:2], found["actions"][2:]
+    assert [(a["action"], a["player"]) for a in sparks] == [("spark", "A"), ("spark", "B")]
+    assert sparks[0]["card"] == sparks[1]["card"]
+    assert sorted((a["action"], a["player"]) for a in passes) == [("pass", "A"), ("pass", "B")]
+    assert found["status"] == "disputed" and found["rulings"] == ["toy.amb.equal-sparks"]
+    assert "under both-lose-one" in found["notes"] and "under draw" in found["notes"]
 
 
 def test_the_same_scenario_gets_the_same_id() -> None:
@@ -119,10 +104,12 @@ def test_the_same_scenario_gets_the_same_id() -> None:
     assert candidates.candidate_id("x.amb.y", data) != candidates.candidate_id("x.amb.z", data)
 
 
-def test_a_game_without_a_generator_is_said_so_and_its_gaps_still_reported(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_game_that_lists_no_actions_is_said_so_and_its_gaps_still_reported(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(suite.games()["yugioh-dm2"], "moves", None)
     assert main(["disputes", "--find", "yugioh-dm2", "--budget", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("yugioh-dm2 has no scenario generator"), out
+    assert out.startswith("yugioh-dm2 does not list its actions"), out
     assert "Rulings no scenario or question cites" in out
 
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checker import legal, randomplay
+from checker import legal, randomplay, whatnext
 from checker.errors import Rejection
 from checker.game import Context, Game
 from checker.games import registry
@@ -167,3 +167,24 @@ def test_random_play_is_drawn_from_what_the_rules_allow() -> None:
             state = TOY.apply(state, action, context)
 
     drawn()
+
+
+def test_what_each_player_may_do_after_the_last_action() -> None:
+    """After both Sparks (9 against 2), the defender B may respond with the Shield it holds and the attacker A with
+    its Break (rules.md, 2. A round), and either may pass; no Spark may be played until the round is compared."""
+    suite = Suite(GAMES)
+    scenario = suite.from_data({
+        "id": "what-next", "game": TOY.id, "title": "What may be done after both Sparks",
+        "initial": {"players": {"A": {"hand": ["9", "Break", "4"]}, "B": {"hand": ["2", "Shield"]}}},
+        "actions": [{"action": "spark", "player": "A", "card": "9"}, {"action": "spark", "player": "B", "card": "2"}],
+    }, "<what next>")
+    found = whatnext.what_next(scenario, TOY)
+    assert found.where == ("A round", "Responses (Shield, Break)")
+    assert {player: [o.action for o in listed] for player, listed in found.by_player().items()} == {
+        "A": [{"action": "respond", "player": "A", "card": "Break"}, {"action": "pass", "player": "A"}],
+        "B": [{"action": "respond", "player": "B", "card": "Shield"}, {"action": "pass", "player": "B"}],
+    }
+    [respond] = [o for o in found.options if o.action["action"] == "respond" and o.player == "B"]
+    assert "toy.round.responses" in respond.rulings
+    shown = whatnext.text(found, TOY, path="what-next.yaml")
+    assert "Player A may:" in shown and "respond: card Break" in shown and "allowed by: toy.round.responses" in shown
