@@ -5,7 +5,9 @@ state, each with every choice written out (cards, targets, amounts, coins): ``ca
 drawn from the state and the vocabulary. The core keeps those that the rules accept: each
 candidate is applied, on a copy, by the same :meth:`checker.game.Game.apply` that plays a
 scenario, so the list cannot drift from what ``apply`` allows; what the trial noted in its
-trace says which rulings allow the action.
+trace says which rulings allow the action. A candidate the rules cannot carry out as written
+(:class:`checker.errors.InputError`: a Chain that resolves onto an effect left without its
+target, say) is not allowed either.
 
 A moves module may also give ``canonical(action)``: the action with every choice the rules
 default written out, so that a scenario's ``{action: defend, mamodo: X, spell: Y}`` and the
@@ -18,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from checker.errors import Rejection
+from checker.errors import InputError, Rejection
 from checker.game import Context, Game
 
 Action = Mapping[str, Any]
@@ -62,7 +64,7 @@ def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> li
         context = Context(game, pins)
         try:
             game.apply(state, action, context)
-        except Rejection:
+        except (Rejection, InputError):
             continue
         cited = tuple(dict.fromkeys(step.ruling for step in context.trace if step.ruling))
         player = action.get("player")

@@ -5,6 +5,10 @@ optionally after some of that scenario's own accepted actions, and goes on with 
 from what the rules allow at each state (:func:`checker.legal.legal_actions`). Nothing in it is
 written per game: a game that lists its actions (``candidates``) can be played at random.
 
+A drawn game ends where the rules can finish it (:func:`can_end`): play that stops with a choice
+still to make, or a Chain that cannot resolve as it stands, drops its last actions. The start's
+actions are played under the readings of the play, up to the first one those refuse.
+
 The draws are Hypothesis strategies, so a drawn scenario shrinks: towards the first start, a
 shorter prefix of its actions, fewer random actions and the first action listed at each state.
 """
@@ -64,13 +68,18 @@ def play(game: Game, start: Start, prefix: int, choose: Any, *, max_actions: int
          pins: Mapping[str, str] | None = None) -> ScenarioData:
     """The scenario data of one random game: ``start`` with the first ``prefix`` of its actions, then up to
     ``max_actions`` actions, each picked from what the rules allow by ``choose(options) -> action or None`` (``None``
-    stops play)."""
+    stops play), less the last actions after which the game cannot end (see :func:`can_end`)."""
     context = Context(game, pins)
     state = game.setup(start.initial, start.cards, context)
     actions: list[dict[str, Any]] = []
+    states = [state]
     for action in start.actions[:prefix]:
-        state = game.apply(state, action, context)
+        try:
+            state = game.apply(state, action, context)
+        except (Rejection, InputError):  # accepted under the scenario's own readings, not under ``pins``
+            break
         actions.append(copy.deepcopy(dict(action)))
+        states.append(state)
     for _ in range(max_actions):
         allowed = legal_actions(game, state, pins)
         picked = choose(allowed) if allowed else None
@@ -78,7 +87,21 @@ def play(game: Game, start: Start, prefix: int, choose: Any, *, max_actions: int
             break
         state = game.apply(state, picked, context)
         actions.append(picked)
+        states.append(state)
+    while actions and not can_end(game, states[-1], pins):
+        actions.pop()
+        states.pop()
     return {"initial": copy.deepcopy(dict(start.initial)), "cards": copy.deepcopy(dict(start.cards)), "actions": actions}
+
+
+def can_end(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> bool:
+    """Whether a scenario may end at ``state``: the rules can finish what is pending (``settle``). Play that stops
+    where they cannot (a choice still to make, a Chain that cannot resolve as it stands) drops its last actions."""
+    try:
+        game.settle(state, Context(game, pins))
+    except (Rejection, InputError):
+        return False
+    return True
 
 
 def scenarios(game: Game, origins: Sequence[Start], *, max_actions: int = MAX_ACTIONS,

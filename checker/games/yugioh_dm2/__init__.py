@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from checker.game import EntityKind, Game
-from checker.games.yugioh_dm2 import rules
+from checker.games.yugioh_dm2 import moves, rules
 
 
 class YugiohDM2(Game):
     id = "yugioh-dm2"
     title = "Yu-Gi-Oh! Duel Monsters II: the Battle Phase"
     rules = rules
+    moves = moves
     source = "yugioh-duel-monsters-2-battle-phase.txt"
     entity_kinds = {
         "card": EntityKind("A Magic or Trap card, defined by the scenarios with its class and effect", open_questions=True),
