@@ -134,3 +134,21 @@ def test_gaps_are_the_rulings_no_trace_cites_and_the_cards_no_trace_joins() -> N
     assert lines[0] == "Rulings no scenario or question cites (3): toy.prep.hand-limit, toy.compare.shield, toy.end.lose"
     assert lines[1] == f"Pairs of card no scenario connects ({len(found.unconnected)}), the 2 between the most connected:"
     assert len(lines) == 4
+
+
+def test_yugioh_is_searched_by_random_legal_play_and_a_divergence_is_found(tmp_path: Path) -> None:
+    """Yu-Gi-Oh! has no generator of its own: the shared random legal play finds a scenario for at least one of its
+    ambiguous rulings, which loads as a question whose outcome depends on that ruling."""
+    out = tmp_path / "yugioh-dm2"
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        code = main(["disputes", "--find", "yugioh-dm2", "--budget", "20", "--seed", "0", "--out", str(out)])
+    assert code == 0, stdout.getvalue()
+    finds = found(stdout.getvalue())
+    assert finds, stdout.getvalue()
+    game = suite.games()["yugioh-dm2"]
+    for ruling, (_, path) in finds.items():
+        [scenario] = suite.load_many([path])
+        assert isinstance(scenario, Scenario) and scenario.is_question
+        exploration = explore_each(scenario, game)
+        assert exploration.depends_on(ruling, exploration.branches[0].readings), path
