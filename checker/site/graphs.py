@@ -51,10 +51,6 @@ def interaction_graph(results: Iterable[Shown], catalogue: Catalogue) -> nx.Grap
     return graph
 
 
-def neighbourhood(graph: nx.Graph, entity: Entity, radius: int = 1) -> nx.Graph:
-    return nx.ego_graph(graph, entity, radius=radius)
-
-
 def most_connected(graph: nx.Graph, count: int = 10) -> list[tuple[Entity, int]]:
     ranked = sorted(graph.degree, key=lambda item: (-item[1], item[0]))
     return [(node, degree) for node, degree in ranked[:count]]
