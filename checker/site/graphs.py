@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import networkx as nx
 
 from checker.catalogue import Catalogue
 from checker.procedure import Procedure
 from checker.site import layout
+from checker.site.summary import Shown
 from checker.trace import Entity
-
-if TYPE_CHECKING:
-    from checker.site.model import Shown
 
 
 @dataclass

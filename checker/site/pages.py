@@ -38,7 +38,7 @@ from checker.site.graphs import (
     procedure_graph,
     ranked_neighbours,
 )
-from checker.site.model import GameView, Shown, SiteModel, page, slug
+from checker.site.model import GameView, SiteModel, page, slug
 from checker.site.pairs import (
     card_line,
     connected_pairs,
@@ -53,6 +53,7 @@ from checker.site.pairs import (
     yaml_string,
 )
 from checker.scenario import Scenario
+from checker.site.summary import Shown
 from checker.trace import MECHANIC, Entity, TraceStep
 
 OPEN_QUESTIONS_SHOWN = 40
