@@ -22,7 +22,8 @@ from checker.readings import explore_each
 from checker.runner import RunResult
 from checker.scenario import Scenario
 from checker.site.model import GameView, SiteModel
-from checker.site.pages import PackedPage, WrittenPage, entities_line, scenario_page
+from checker.site.pages.scenario import entities_line, scenario_page
+from checker.site.pages.written import PackedPage, WrittenPage
 from checker.site.summary import Shown, summarize
 from checker.trace import Entity
 
