@@ -9,7 +9,7 @@ from checker.citations import covered
 from checker.game import Game
 from checker.runner import RunResult
 from checker.site.graphs import interaction_graph, open_questions
-from checker.site.model import summarize
+from checker.site.summary import summarize
 from checker.trace import Entity
 
 

@@ -307,7 +307,7 @@ def test_the_rulings_page_lists_every_ruling_under_the_sections_the_game_page_li
 
 
 def test_a_game_page_shows_its_first_scenarios_and_links_the_full_list_of_every_one(site: Site, results) -> None:
-    from checker.site.pages import CAPPED
+    from checker.site.pages.lists import CAPPED
 
     game = page_body(site.folder / ZB / "index.html")
     rows = game[game.index('id="scenarios"'):].split("</table>")[0].count("<tr>") - 1  # the header row aside
@@ -320,7 +320,7 @@ def test_a_game_page_shows_its_first_scenarios_and_links_the_full_list_of_every_
 
 
 def test_every_scenario_a_ruling_page_leaves_out_is_on_its_full_list(site: Site) -> None:
-    from checker.site.pages import CAPPED
+    from checker.site.pages.lists import CAPPED
 
     capped = [p for p in (site.folder / ZB / "rulings").glob("*/index.html") if 'class="rk-more"' in page_body(p)]
     assert capped, "the real corpus has rulings applied in more scenarios than a page shows"
@@ -342,7 +342,7 @@ def test_full_lists_are_left_out_of_search(site: Site) -> None:
 def test_a_full_list_longer_than_a_page_is_split_into_pages_linked_to_one_another() -> None:
     from dataclasses import replace
 
-    from checker.site.pages import Listing, capped, list_pages
+    from checker.site.pages.lists import Listing, capped, list_pages
     from checker.site.played import PlayedCache, build_model
     from tests.conftest import SCENARIOS
 
@@ -362,7 +362,7 @@ def test_a_full_list_longer_than_a_page_is_split_into_pages_linked_to_one_anothe
 
 def test_a_site_played_on_two_processes_is_the_site_played_on_one() -> None:
     from checker import batch
-    from checker.site.pages import all_pages
+    from checker.site.pages.schedule import all_pages
     from checker.site.played import PlayedCache, build_model
     from tests.conftest import SCENARIOS
 

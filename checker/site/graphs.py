@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import networkx as nx
 
 from checker.catalogue import Catalogue
 from checker.procedure import Procedure
 from checker.site import layout
+from checker.site.summary import Shown
 from checker.trace import Entity
-
-if TYPE_CHECKING:
-    from checker.site.model import Shown
 
 
 @dataclass
@@ -49,10 +47,6 @@ def interaction_graph(results: Iterable[Shown], catalogue: Catalogue) -> nx.Grap
             interaction.rulings.update(met.rulings)
             interaction.scenarios.add(result.id)
     return graph
-
-
-def neighbourhood(graph: nx.Graph, entity: Entity, radius: int = 1) -> nx.Graph:
-    return nx.ego_graph(graph, entity, radius=radius)
 
 
 def most_connected(graph: nx.Graph, count: int = 10) -> list[tuple[Entity, int]]:

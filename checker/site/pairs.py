@@ -13,7 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from checker.site.model import GameView, Met, Shown
+from checker.site.model import GameView
+from checker.site.summary import Met, Shown
 from checker.trace import Entity
 
 #: A question scenario for two entities; the tokens are replaced here and in the picker's script.

@@ -3,7 +3,7 @@
 Each file is loaded, run, and (when it consults ambiguous rulings) run under their other
 readings by a worker process (:func:`checker.batch.each`), which writes the scenario's
 own page there and sends back that page, compressed, and the run's summary
-(:class:`checker.site.model.Shown`), never the run itself. Ids are checked for uniqueness
+(:class:`checker.site.summary.Shown`), never the run itself. Ids are checked for uniqueness
 here, in file order, as :meth:`checker.suite.Suite.load_many` does.
 
 A worker links the entities of a scenario's page by the slugs of a view of that scenario
@@ -21,8 +21,10 @@ from checker.errors import InputError
 from checker.readings import explore_each
 from checker.runner import RunResult
 from checker.scenario import Scenario
-from checker.site.model import GameView, Shown, SiteModel, summarize
-from checker.site.pages import PackedPage, WrittenPage, entities_line, scenario_page
+from checker.site.model import GameView, SiteModel
+from checker.site.pages.scenario import entities_line, scenario_page
+from checker.site.pages.written import PackedPage, WrittenPage
+from checker.site.summary import Shown, summarize
 from checker.trace import Entity
 
 

@@ -15,7 +15,7 @@ search plugin's own parser, from their text without the parts marked ``data-sear
 The plugin lives as long as ``mkdocs serve`` (it has ``on_startup``): it keeps each scenario
 file's run (:class:`checker.site.played.Played`), each game's view and pages, and each page's
 digest. Under ``mkdocs serve --dirty`` a rebuild re-runs only the files that changed, writes
-again only the pages that show a changed scenario (:func:`checker.site.pages.pages_of_game`),
+again only the pages that show a changed scenario (:func:`checker.site.pages.schedule.pages_of_game`),
 and renders, indexes and writes only the pages whose text changed.
 """
 
@@ -42,10 +42,10 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from checker.site.model import GameView
-from checker.site.pages import (
-    ANCHOR, PackedPage, Pages, Read, WrittenPage, all_pages, packed, pages_of_game, search_entries, searchable, toc_tokens,
-    url,
-)
+from checker.site.pages.kit import toc_tokens, url
+from checker.site.pages.schedule import all_pages, pages_of_game
+from checker.site.pages.search import search_entries, searchable
+from checker.site.pages.written import ANCHOR, PackedPage, Pages, Read, WrittenPage, packed
 from checker.site.played import PlayedCache, build_model
 from checker.site.rendering import Elsewhere, QuietSkips, start
 
@@ -219,7 +219,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
 
     def _pages_of_game(self, view: GameView) -> Pages:
         """A game's pages under ``--dirty``: the last build's when the game's view has not changed, else those that
-        show a changed scenario written again (:func:`checker.site.pages.pages_of_game`)."""
+        show a changed scenario written again (:func:`checker.site.pages.schedule.pages_of_game`)."""
         kept = self.game_pages.get(view.id)
         if kept is None or kept[0] is not view:
             kept = self.game_pages[view.id] = (view, packed(pages_of_game(view, self.played.own_page, kept)))

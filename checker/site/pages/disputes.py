@@ -1,0 +1,111 @@
+"""The disputes page: open and ruled disputes, and the ambiguous rulings with the scenarios whose outcome
+depends on them.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+from checker.catalogue import Ruling
+from checker.site.model import GameView, SiteModel
+from checker.site.pages.kit import a, esc, fact_cell, href, plural, table, value_cell, verdict
+from checker.site.pages.lists import CAPPED, Listing, capped
+from checker.site.pages.ruling import depending_listing
+from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
+from checker.site.pages.written import WrittenPage, markdown_page
+from checker.site.summary import Shown
+
+DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
+SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
+
+
+def disputes_page(model: SiteModel) -> WrittenPage:
+    here = "disputes.md"
+    body: list[str] = [
+        "<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
+        "what every reading of the ambiguous rulings it reads gives, and the file to copy. Ruled disputes carry "
+        "their <code>ruling:</code>. Ambiguous rulings follow, with the scenarios whose outcome depends on them.</p>",
+    ]
+    for view in model.games.values():
+        body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
+        disputed = [r for r in view.results if r.status == "disputed"]
+        opened = [r for r in disputed if r.ruling is None]
+        ruled = [r for r in disputed if r.ruling is not None]
+        body.append(f'<h3 id="{esc(view.id)}-open">Open disputes</h3>')
+        body.append(capped(view, here, Listing("open-disputes", "Open disputes", here, opened, functools.partial(_open_dispute, view),
+                                               ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if opened else "<p>None.</p>")
+        body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
+        body.append(capped(view, here, Listing("ruled-disputes", "Ruled disputes", here, ruled, functools.partial(_ruled_dispute, view),
+                                               ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if ruled else "<p>None yet.</p>")
+        body.append(f'<h3 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h3>')
+        for ruling in view.game.catalogue.with_status("ambiguous"):
+            body.append(f"<h4>{a(here, view.ruling_page(ruling.id), ruling.id)}</h4>")
+            body.append(f'<blockquote class="rk-quote">{esc(ruling.quote)}</blockquote>')
+            if ruling.summary:
+                body.append(f"<p>{esc(ruling.summary)}</p>")
+            depending = view.depending_on(ruling.id)
+            written_for = {r.id for r in view.demonstrating(ruling.id)}
+            depending.sort(key=lambda sid: (sid not in written_for, sid))
+            for scenario_id in depending[:SIDE_BY_SIDE_SHOWN]:
+                body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
+                body.append(_side_by_side(view, scenario_id, ruling))
+            if len(depending) > SIDE_BY_SIDE_SHOWN:
+                also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"))
+                body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=depending_listing(view, ruling)))
+            if not depending:
+                body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
+    return markdown_page("Disputes", body)
+
+
+def _dispute_heading(view: GameView, here: str, result: Shown) -> str:
+    return f"<h4>{a(here, view.scenario_page(result.id), result.title)}</h4>"
+
+
+def _open_dispute(view: GameView, here: str, result: Shown) -> str:
+    """What every reading of each ambiguous ruling the scenario's run reads gives, and the file to copy."""
+    file_link = f'<a href="{esc(href(here, view.scenario_page(result.id)) + "#" + SCENARIO_FILE)}">the scenario file to copy</a>'
+    parts = [
+        f'<div class="rk-dispute rk-dispute-open">{_dispute_heading(view, here, result)}',
+        f"<p>{verdict(result)} <code>{esc(result.id)}</code> · {file_link}</p>",
+    ]
+    for ruling_id in result.readings:
+        ruling = view.game.catalogue[ruling_id]
+        same = ruling_id not in result.depends
+        parts.append(f"<p>Under each reading of {a(here, view.ruling_page(ruling_id), ruling_id)}"
+                     + (" (the same outcome under every one):" if same else ":") + "</p>")
+        parts.append(_side_by_side(view, result.id, ruling))
+    if not result.readings:
+        parts.append("<p>Its run reads no ambiguous ruling of the catalogue: the engine gives one answer.</p>")
+    return "".join(parts) + "</div>"
+
+
+def _ruled_dispute(view: GameView, here: str, result: Shown) -> str:
+    assert result.ruling is not None
+    return (f'<div class="rk-dispute rk-dispute-ruled">{_dispute_heading(view, here, result)}'
+            + ruling_made(view, here, result.ruling) + "</div>")
+
+
+def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
+    """The scenario's outcome under each reading of ``ruling``, every other reading as in the scenario."""
+    compared = view.by_id[scenario_id].compared[ruling.id]
+    differing = list(compared.facts)
+    head = ["fact", *compared.readings]
+    rows = [[fact_cell(k), *(value_cell(there, value) for there, value in values)] for k, values in compared.facts.items()]
+    refused = [esc(words) for words in compared.refused]
+    rows.append(["<i>refused actions</i>", *refused])
+    summary = _difference_summary(differing, len(set(refused)) > 1)
+    return f'<p class="rk-difference">{esc(summary)}</p>' + table(head, rows)
+
+
+def _difference_summary(facts: list[str], refusals_differ: bool) -> str:
+    """One line: what the readings change."""
+    changes = []
+    if facts:
+        shown = ", ".join(facts[:3]) + (f" and {len(facts) - 3} more" if len(facts) > 3 else "")
+        changes.append(f"{plural(len(facts), 'fact')} ({shown})")
+    if refusals_differ:
+        changes.append("which actions are refused")
+    if not changes:
+        return "The readings give the same outcome."
+    return "The readings change " + " and ".join(changes) + "."

@@ -1,0 +1,105 @@
+"""An entity's page: what it is, what it interacts with, its scenarios and its open questions."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from checker.report import yaml_text
+from checker.site.model import GameView
+from checker.site.pages.figures import neighbourhood_graph
+from checker.site.pages.kit import a, code_block, esc, excerpt, href, in_words, plural, table
+from checker.site.pages.lists import scenario_list
+from checker.site.pages.written import WrittenPage, markdown_page
+from checker.site.pairs import definitions, entity_label, pair_fragment, question, unconnected
+from checker.trace import MECHANIC, Entity
+
+ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first, then the pages of the pairs it is in
+OPEN_QUESTIONS_WRITTEN = 5  # open questions of an entity written out on its page; the rest link to the picker
+DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page
+
+
+def entity_page(view: GameView, entity: Entity) -> WrittenPage:
+    here = view.entity_page(entity)
+    kind, name = entity
+    data = view.graph.nodes[entity]
+    described = view.game.describe(kind, name)
+    scenario_count = len(data.get("scenarios", ()))
+    body = [
+        f"<p>{a(here, view.home(), view.game.title)} · {esc(kind)}</p>",
+        f"<p>{esc(view.kind_description(kind))}, met in {plural(scenario_count, 'scenario')}; "
+        f"the engine made it interact with {plural(view.graph.degree(entity), 'other entity', 'other entities')}.</p>",
+    ]
+    body.append(_definition(view, here, entity))
+    body.append("<h2>Interactions</h2>")
+    body.extend(neighbourhood_graph(view, here, entity))
+    rows = []
+    for other in sorted(view.graph.neighbors(entity)):
+        interaction = view.graph.edges[entity, other]["interaction"]
+        rows.append([
+            a(here, view.entity_page(other), entity_label(other)),
+            esc(", ".join(sorted(interaction.kinds))),
+            ", ".join(a(here, view.ruling_page(r), r) for r in sorted(interaction.rulings)),
+            a(here, view.pair_page(entity, other), plural(len(interaction.scenarios), "scenario")),
+        ])
+    body.append(table(["with", "kind", "rulings", "what happens"], rows))
+    body.append("<h2>Rulings applied to it</h2><ul>" + "".join(
+        f"<li>{a(here, view.ruling_page(r), r)} — {esc(excerpt(view.game.catalogue[r].quote, 100))}</li>"
+        for r in sorted(data.get("rulings", ()))
+    ) + "</ul>")
+    scenarios = [view.by_id[sid] for sid in sorted(data.get("scenarios", ()))]
+    body.append("<h2>Scenarios</h2>")
+    body.append(scenario_list(view, here, f"entity-{view.entity_slugs[entity]}", f"Scenarios of {name} ({kind})", scenarios))
+    body.append(_open_questions(view, here, entity))
+    return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
+                         search_boost=ENTITY_SEARCH_BOOST, summary_only=True)
+
+
+def _definition(view: GameView, here: str, entity: Entity) -> str:
+    """The entity's own text, in words, then as YAML: from the game's catalogue, else from the scenarios' ``cards:``."""
+    found = definitions(view, entity)
+    if not found:
+        return ""
+    parts = ["<h2>What it is</h2>"]
+    for value, scenario_ids in found[:DEFINITIONS_SHOWN]:
+        if scenario_ids:
+            parts.append(f"<p>As {plural(len(scenario_ids), 'scenario')} define{'s' if len(scenario_ids) == 1 else ''} it "
+                         f"under <code>cards:</code> (" + ", ".join(a(here, view.scenario_page(s), s) for s in scenario_ids[:3])
+                         + (f" and {len(scenario_ids) - 3} more" if len(scenario_ids) > 3 else "") + "):</p>")
+        else:
+            catalogue = "list of mechanics" if entity[0] == MECHANIC else "card catalogue"
+            parts.append(f"<p>As the game's {catalogue} defines it:</p>")
+        parts.append(_definition_words(value))
+        parts.append(f"<details><summary>As YAML</summary>{code_block(yaml_text({entity[1]: value}))}</details>")
+    if len(found) > DEFINITIONS_SHOWN:
+        parts.append(f"<p>Other scenarios define it in {plural(len(found) - DEFINITIONS_SHOWN, 'other way')}.</p>")
+    return "".join(parts)
+
+
+def _definition_words(value: Any) -> str:
+    if not isinstance(value, Mapping):
+        return f"<p>{esc(in_words(value))}</p>"
+    rows = "".join(f"<dt>{esc(str(key).replace('_', ' '))}</dt><dd>{esc(in_words(item))}</dd>" for key, item in value.items())
+    return f'<dl class="rk-definition">{rows}</dl>'
+
+
+def _open_questions(view: GameView, here: str, entity: Entity) -> str:
+    """The pairs no scenario covers yet, each with a question scenario to copy: written out for the most
+    connected, and for the others on the game page's pair picker, which a link opens on that pair."""
+    others = unconnected(view, entity)
+    if not others:
+        return ""
+    written = "".join(
+        f"<li><details><summary>{esc(entity_label(entity))} × {esc(entity_label(other))}</summary>"
+        f"{code_block(question(view, entity, other), copy=True)}</details></li>"
+        for other in others[:OPEN_QUESTIONS_WRITTEN]
+    )
+    linked = ", ".join(
+        f'<a href="{esc(href(here, view.home()) + pair_fragment(view, entity, other))}">{esc(entity_label(other))}</a>'
+        for other in others[OPEN_QUESTIONS_WRITTEN:]
+    )
+    return (f"<h2>Open questions</h2><p>No scenario yet makes it interact with these "
+            f"{plural(len(others), 'entity', 'entities')} of the kinds that raise questions "
+            f"({esc(', '.join(view.question_kinds))}). Each comes with a question scenario to start from: "
+            "leave out <code>expect:</code> and the engine answers it.</p>"
+            f'<ul class="rk-open-questions">{written}</ul>'
+            + (f'<p class="rk-open-linked">With: {linked} (the game page writes the question).</p>' if linked else ""))

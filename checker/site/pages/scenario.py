@@ -1,0 +1,171 @@
+"""A scenario's own page, written from its full run."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Mapping
+
+from checker.compare import flatten
+from checker.report import outcome_text, yaml_text
+from checker.runner import RunResult
+from checker.scenario import DisputeRuling, Scenario
+from checker.site.model import GameView
+from checker.site.pages.kit import (
+    a, code_block, esc, fact_cell, in_words, status_badge, table, verdict_with_readings, yaml_cell,
+)
+from checker.site.pages.written import WrittenPage, markdown_page
+from checker.site.pairs import entity_label
+from checker.site.summary import Shown
+from checker.trace import Entity, TraceStep
+
+SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
+
+
+def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str) -> WrittenPage:
+    """A scenario's own page, from its full run (``shown`` is its summary)."""
+    scenario = result.scenario
+    assert scenario is not None
+    here = view.scenario_page(scenario.id)
+    body = [
+        f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, shown)} · {status_badge(scenario.status)}"
+        + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
+        _demonstrates(view, here, shown),
+        f"<p>{esc(scenario.notes)}</p>" if scenario.notes else "",
+    ]
+    if scenario.assumptions:
+        body.append("<h2>Assumptions</h2><ul>" + "".join(f"<li>{esc(x)}</li>" for x in scenario.assumptions) + "</ul>")
+    if scenario.readings:
+        body.append("<p>Pinned readings: " + ", ".join(
+            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in scenario.readings.items()
+        ) + "</p>")
+    body.append("<h2>Initial state</h2>")
+    body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
+    body.append("<h2>Actions</h2><ol class=\"rk-actions\">")
+    for action in scenario.actions:
+        line = f"<li>{esc(action_words(action.data))}"
+        if action.reject:
+            line += f" — must be refused: <code>{esc(action.reject)}</code>"
+        if action.index in result.rejections:
+            rejection = result.rejections[action.index]
+            line += f' <span class="rk-rejected">refused: {esc(rejection.reason)} — {esc(rejection.message)}</span>'
+        body.append(line + "</li>")
+    body.append("</ol>")
+    body.append("<h2>Expected and computed</h2>")
+    if scenario.is_question:
+        body.append("<p>This scenario is a question: it expects nothing, and the engine's answer is the outcome below.</p>")
+    for checkpoint in result.checkpoints:
+        expected = _expectation(scenario, checkpoint.action)
+        if expected is None:
+            continue
+        wrong = {m.field for m in checkpoint.mismatches}
+        actual = flatten(checkpoint.observed)
+        expected_facts = flatten(expected)
+        rows = [
+            [fact_cell(field), yaml_cell(expected_facts, field), yaml_cell(actual, field),
+             '<span class="rk-verdict rk-fail">differs</span>' if field in wrong else '<span class="rk-verdict rk-pass">=</span>']
+            for field in expected_facts
+        ]
+        body.append(f"<h3>{esc(checkpoint.label)}</h3>")
+        body.append(table(["fact", "expected", "engine", ""], rows))
+    for label, mismatch in result.mismatches:
+        if mismatch.field.startswith("actions["):
+            body.append(f'<p class="rk-mismatch">{esc(label)}: {esc(mismatch.render())}</p>')
+    if result.error is not None:
+        body.append(f'<p class="rk-mismatch">{esc(result.error.render(scenario.path))}</p>')
+    if result.crash:
+        body.append(f'<p class="rk-mismatch">Engine error: {esc(result.crash)}</p>')
+    body.append("<h2>Trace</h2>")
+    body.append(_trace(view, here, result))
+    if result.readings:
+        body.append("<p>Readings used: " + ", ".join(
+            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in result.readings.items()
+        ) + "</p>")
+    body.append("<h2>Outcome</h2>")
+    body.append(code_block(outcome_text(result.outcome)))
+    involved = sorted(e for e in shown.entities if e in view.entity_slugs)
+    if involved:
+        body.append("<h2>Entities</h2>" + entities_line(view, here, involved))
+    if scenario.ruling is not None:
+        body.append("<h2>Ruling</h2>")
+        body.append(ruling_made(view, here, scenario.ruling))
+    body.append(f'<h2 id="{SCENARIO_FILE}">Scenario file</h2>')
+    body.append(code_block(raw_text, copy=True))
+    return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",), summary_only=True)
+
+
+def entities_line(view: GameView, here: str, involved: list[Entity]) -> str:
+    """The entities a scenario's trace names, linked, on its page."""
+    return "<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>"
+
+
+def _demonstrates(view: GameView, here: str, result: Shown) -> str:
+    """The rulings the run demonstrates (its trace cites them), apart from those the author only declares."""
+    catalogue = view.game.catalogue
+    shown = sorted(result.demonstrated)
+    declared = result.uncited
+    parts = []
+    if shown:
+        parts.append("<p>Demonstrates (cited by the engine's trace): "
+                     + ", ".join(a(here, view.ruling_page(r), r) for r in shown) + "</p>")
+    if declared:
+        parts.append("<p>Declared by the author, not cited by the trace (not demonstrated): "
+                     + ", ".join(a(here, view.ruling_page(r), r) if r in catalogue else esc(r) for r in declared) + "</p>")
+    return "".join(parts)
+
+
+def action_words(action: Mapping[str, Any]) -> str:
+    """An action written out from its data: 'attack — player A, monster Pixie, card Jab, target Golem'."""
+    fields = ", ".join(f"{key} {in_words(value)}" for key, value in action.items() if key != "action")
+    return f"{action['action']} — {fields}" if fields else str(action["action"])
+
+
+def _expectation(scenario: Any, action: int | None) -> Any:
+    if action is None:
+        return scenario.expect
+    return scenario.actions[action].expect
+
+
+def _trace(view: GameView, here: str, result: RunResult) -> str:
+    """The trace grouped under what caused it (setup, each action, the end of the scenario), then by phase,
+    numbered straight through."""
+    actions = result.scenario.actions if isinstance(result.scenario, Scenario) else ()
+    numbered = list(enumerate(result.trace, start=1))
+    parts: list[str] = []
+    for _, group in itertools.groupby(numbered, key=lambda item: (item[1].action, item[1].settling)):
+        steps = list(group)
+        parts.append(f'<section class="rk-trace-group" data-search-exclude><p class="rk-trace-heading">{esc(_cause(steps[0][1], actions))}</p>')
+        for phase, in_phase in itertools.groupby(steps, key=lambda item: item[1].phase):
+            lines = list(in_phase)
+            if phase:
+                parts.append(f'<p class="rk-trace-phase">{esc(phase)}</p>')
+            parts.append(f'<ol class="rk-trace" start="{lines[0][0]}">')
+            parts.extend(f"<li>{esc(step.text)}{_cite(view, here, step)}</li>" for _, step in lines)
+            parts.append("</ol>")
+        parts.append("</section>")
+    return "".join(parts)
+
+
+def _cite(view: GameView, here: str, step: TraceStep) -> str:
+    return f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
+
+
+def _cause(step: TraceStep, actions: tuple[Any, ...]) -> str:
+    if step.settling:
+        return "When the scenario ends: what the last action left pending is finished"
+    if step.action is None:
+        return "Setup: the initial state is built"
+    if step.action < len(actions):
+        return f"Action {step.action + 1}: {action_words(actions[step.action].data)}"
+    return f"Action {step.action + 1}"
+
+
+def ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
+    """The ruling made on a dispute: what was adopted, the reasoning, the date and who ruled."""
+    if ruling.readings:
+        adopted = ", ".join(f"{a(here, view.ruling_page(r), r)} = <code>{esc(name)}</code>" for r, name in ruling.readings.items())
+    else:
+        adopted = esc(ruling.outcome)
+    by = f" by {esc(ruling.by)}" if ruling.by else ""
+    return (f'<p class="rk-adopted">Adopted: {adopted}</p>'
+            f'<blockquote class="rk-reasoning">{esc(ruling.reasoning)}</blockquote>'
+            f'<p class="rk-ruled-on">Ruled on <time datetime="{ruling.date.isoformat()}">{ruling.date.isoformat()}</time>{by}.</p>')
