@@ -13,6 +13,13 @@ A moves module may also give ``canonical(action)``: the action with every choice
 default written out, so that a scenario's ``{action: defend, mamodo: X, spell: Y}`` and the
 listed ``{..., page: 3}`` are known for the same action. Without it, actions are compared as
 written.
+
+Where the players choose at once and the rules judge each player's choice on its own (a deal
+of every hand, a round of every player's card), the combinations may be far too many to list
+(a deal of 3 of 10 cards to each of two players has 720 × 720). A moves module may then list a
+covering set, in which every choice of every player appears, and give ``parts(action)``: the
+action split into what it shares and each player's own choice. An action is then listed when
+each of its players' choices is, in a listed action that shares the rest.
 """
 
 from __future__ import annotations
@@ -49,7 +56,8 @@ def canonical(game: Game, action: Action) -> dict[str, Any]:
 
 def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> list[Option]:
     """Every action the rules allow at ``state`` under the readings ``pins`` (else the defaults), in the order the
-    game lists them, each once. ``state`` is never changed."""
+    game lists them, each once (for a game that gives ``parts``, every choice of every player). ``state`` is never
+    changed."""
     if not lists_actions(game):
         raise NotImplementedError(f"{game.id} does not list its actions (it has no moves module)")
     found: list[Option] = []
@@ -78,6 +86,16 @@ def legal_actions(game: Game, state: Any, pins: Mapping[str, str] | None = None)
 
 
 def listed(game: Game, action: Action, actions: Iterable[Action]) -> bool:
-    """Whether ``action``, as a scenario writes it, is among ``actions`` (both compared in canonical form)."""
+    """Whether ``action``, as a scenario writes it, is among ``actions`` (both compared in canonical form), or, for a
+    game whose moves module gives ``parts``, combines its players' choices from listed actions that share the rest."""
     wanted = canonical(game, action)
-    return any(canonical(game, other) == wanted for other in actions)
+    others = [canonical(game, other) for other in actions]
+    if wanted in others:
+        return True
+    split = getattr(game.moves, "parts", None)
+    if split is None or (mine := split(wanted)) is None:
+        return False
+    shared, own = mine
+    alike = [choices for shared_too, choices in filter(None, map(split, others)) if shared_too == shared]
+    return bool(alike) and all(any(who in choices and choices[who] == choice for choices in alike)
+                               for who, choice in own.items())

@@ -42,13 +42,14 @@ class Start:
     actions: tuple[Mapping[str, Any], ...]
 
 
-def starts(game: Game, scenarios: Iterable[Scenario]) -> list[Start]:
-    """The starts the scenarios of ``game`` give, in their order: each one whose initial state the rules accept."""
+def starts(game: Game, scenarios: Iterable[Scenario], pins: Mapping[str, str] | None = None) -> list[Start]:
+    """The starts the scenarios of ``game`` give, in their order: each one whose initial state the rules accept, with
+    its actions as far as the rules accept them under the readings ``pins`` (else the defaults), which play uses too."""
     found = []
     for scenario in scenarios:
         if scenario.game != game.id:
             continue
-        context = Context(game, scenario.readings)
+        context = Context(game, pins)
         try:
             state = game.setup(scenario.initial, scenario.cards, context)
         except (Rejection, InputError):

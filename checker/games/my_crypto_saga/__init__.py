@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from checker.game import EntityKind, Game
-from checker.games.my_crypto_saga import rules
+from checker.games.my_crypto_saga import moves, rules
 
 
 class MyCryptoSaga(Game):
     id = "my-crypto-saga"
     title = "My Crypto Saga: battles of three games"
     rules = rules
+    moves = moves
     source = "my-crypto-saga-battle-rules.txt"
     entity_kinds = {
         "card type": EntityKind("A Card Type (Element and Kami), with the skills the scenarios give it", open_questions=True),
