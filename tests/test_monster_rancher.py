@@ -3,15 +3,59 @@
 from __future__ import annotations
 
 import copy
+import functools
+from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from checker import randomplay, suite
 from checker.errors import Rejection
 from checker.game import Context
 from checker.games.monster_rancher_bc2 import GAME
-from checker.games.monster_rancher_bc2.generators import ACTIONS, CARDS, INITIAL, scenarios
-from checker.games.monster_rancher_bc2.state import Reduction, halve
+from checker.games.monster_rancher_bc2.state import Reduction, halve, opponent
+from checker.scenario import Scenario
+from tests.conftest import SCENARIOS
+
+#: Cards the document describes without numbers, as the scenarios define them.
+CARDS: dict[str, Any] = {
+    "Tail Whip": {"kind": "attack", "user": "Golem", "damage": 5,
+                  "on_damage": [{"kind": "grant-status", "status": "Can't Attack", "turns": 2},
+                                {"kind": "guts-loss", "amount": 1}]},
+}
+
+#: One cast meeting the redirection rulings (Hide, Shield against a Ground-only AoE, an attack with effects on damage).
+INITIAL: dict[str, Any] = {
+    "env": "Nice Fight",
+    "players": {
+        "A": {"guts": 10, "hand": ["Shotgun", "Critical", "Fire River", "Tail Whip"],
+              "monsters": [{"name": "Phoenix", "attribute": "Air", "lp": 20}, {"name": "Pixie", "attribute": "Air", "lp": 20},
+                           {"name": "Golem", "attribute": "Ground", "lp": 20}]},
+        "B": {"guts": 10, "hand": ["Hide", "Grit", "Shield"],
+              "monsters": [{"name": "Mocchi", "attribute": "Ground", "lp": 10}, {"name": "Pixie", "attribute": "Air", "lp": 10},
+                           {"name": "Monol", "attribute": "Air", "lp": 20}]},
+    },
+}
+
+ACTIONS: list[dict[str, Any]] = [
+    {"action": "attack", "player": "A", "monster": "Pixie", "card": "Shotgun", "combo": ["Critical"], "split": {"Mocchi": 5}},
+    {"action": "attack", "player": "A", "monster": "Pixie", "card": "Shotgun", "split": {"Mocchi": 3}},
+    {"action": "attack", "player": "A", "monster": "Phoenix", "card": "Fire River"},
+    {"action": "defend", "player": "B", "monster": "Mocchi", "card": "Hide", "choose": "Pixie"},
+    {"action": "defend", "player": "B", "monster": "Pixie", "card": "Grit"},
+    {"action": "end-turn", "player": "A"},
+    {"action": "draw", "player": "B"},
+    {"action": "attack", "player": "A", "monster": "Golem", "card": "Tail Whip", "target": "Mocchi"},
+    {"action": "defend", "player": "B", "monster": "Monol", "card": "Shield"},
+]
+
+
+@functools.cache
+def random_play() -> st.SearchStrategy[dict[str, Any]]:
+    """Random legal play from where the game's scenarios start (:mod:`checker.randomplay`)."""
+    loaded = suite.load_many(suite.scenario_files([SCENARIOS / GAME.id]))
+    return randomplay.scenarios(GAME, randomplay.starts(GAME, [s for s in loaded if isinstance(s, Scenario)]))
 
 
 def fresh():
@@ -33,24 +77,32 @@ def test_a_flat_reduction_takes_its_amount_off_and_stops_at_zero(damage: int, am
     assert Reduction("minus", amount).apply(damage) == max(0, damage - amount)
 
 
-@settings(max_examples=200, deadline=None)
-@given(scenarios())
-def test_apply_never_changes_the_state_it_is_given_and_a_refusal_stands_where_the_attacker_moved_on(data) -> None:
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_apply_never_changes_the_state_it_is_given_and_a_refusal_stands_where_the_attacker_moved_on(data: st.DataObject) -> None:
     """Play stands, after a refused action, where it was before; after a refused action other than
-    ``defend``, where ``settle`` would leave it: the attacker moved on and the Defense Step is over."""
+    ``defend``, where ``settle`` would leave it: the attacker moved on and the Defense Step is over.
+
+    The game is random legal play; at each of its states, one more action is tried before the one
+    played: one the rules might allow there, legal or not, or the same taken by the other Breeder."""
+    drawn = data.draw(random_play())
     context = Context(GAME)
-    state = GAME.setup(data["initial"], data["cards"], context)
-    for action in data["actions"]:
-        given = copy.deepcopy(state)
-        ended = GAME.observe(GAME.settle(state, Context(GAME)))
-        try:
-            following, refused = GAME.apply(state, action, context), False
-        except Rejection as rejection:
-            following, refused = rejection.standing, True
-        assert state == given
-        if refused:
-            moved_on = action["action"] != "defend"
-            assert GAME.observe(following) == (ended if moved_on else GAME.observe(state))
+    state = GAME.setup(drawn["initial"], drawn["cards"], context)
+    for played in drawn["actions"]:
+        listed = [*GAME.moves.candidates(state), played]
+        tried = data.draw(st.sampled_from([*listed, *({**a, "player": opponent(a["player"])} for a in listed)]))
+        for action in (tried, played):
+            given = copy.deepcopy(state)
+            ended = GAME.observe(GAME.settle(state, Context(GAME)))
+            try:
+                following, refused = GAME.apply(state, action, context), False
+            except Rejection as rejection:
+                following, refused = rejection.standing, True
+            assert state == given
+            if refused:
+                moved_on = action["action"] != "defend"
+                assert GAME.observe(following) == (ended if moved_on else GAME.observe(state))
+        assert not refused, played
         state = following
         if state.loser:
             break

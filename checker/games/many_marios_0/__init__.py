@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from checker.game import EntityKind, Game
-from checker.games.many_marios_0 import rules
+from checker.games.many_marios_0 import moves, rules
 
 
 class ManyMarios0(Game):
     id = "many-marios-0"
     title = "Many Marios 0: combat"
     rules = rules
+    moves = moves
     source = "many-marios-0-combat.txt"
     entity_kinds = {
         "unit": EntityKind("A unit, defined by the scenarios with its Army Points, energy and abilities", open_questions=True),

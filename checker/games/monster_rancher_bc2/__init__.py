@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from checker.game import EntityKind, Game
-from checker.games.monster_rancher_bc2 import rules
+from checker.games.monster_rancher_bc2 import moves, rules
 
 
 class MonsterRancherBC2(Game):
     id = "monster-rancher-bc2"
     title = "Monster Rancher Battle Card Episode II"
     rules = rules
+    moves = moves
     source = "monster-rancher-battle-card-2.md"
     entity_kinds = {
         "card": EntityKind("A card: a move, a card combined with one, a defense card or a Breeder card", open_questions=True),
