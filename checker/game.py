@@ -6,8 +6,8 @@ scenarios, and a rules module with three functions: ``setup`` (a state from the
 scenario), ``observe`` (the facts a scenario may assert) and, optionally,
 ``settle`` (what the end of a scenario finishes) and ``before_action`` (what any
 action finishes first). The core dispatches each action to the handler its
-vocabulary registers, on a state nothing else holds (a copy, when anything else
-does): a handler changes the state it is given and never sees the expected outcome.
+vocabulary registers, on a state nothing else holds (a copy the core made): a
+handler changes the state it is given and never sees the expected outcome.
 """
 
 from __future__ import annotations
@@ -254,9 +254,10 @@ class MovesModule(Protocol):
 class Game:
     """One game's rules, as the core sees them.
 
-    ``State`` is the game's own type; the core passes the action's handler a copy
-    of it, or the state itself when nothing else holds it (see :meth:`apply`), so a
-    state anything holds is never changed. A subclass names its ``rules`` module;
+    ``State`` is the game's own type. :meth:`apply` and :meth:`settle` give a new
+    state and never change the one they are given; :meth:`before_action`, :meth:`act`
+    and :meth:`finish` change a working state where it stands, for a caller that
+    decides itself when to copy (the runner). A subclass names its ``rules`` module;
     its data files are read from beside the subclass's module, and its procedure is
     bound to the rules module's step handlers once, here.
     """
@@ -312,54 +313,60 @@ class Game:
         """
         return self.rules.setup(context, initial, cards, self.data.cards)
 
-    def apply(self, state: Any, action: Mapping[str, Any], context: Context, *, owned: bool = False,
-              may_be_refused: bool = True) -> Any:
-        """The state after ``action``; ``state`` itself is never changed, unless ``owned``: the caller holds it and
-        nothing else does, which spares copies.
+    def apply(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
+        """The state after ``action``, played on a copy: ``state`` itself is never changed.
 
         Raises :class:`Rejection` when the rules refuse the action, carrying where play stands as
-        :attr:`Rejection.standing` (see :meth:`refused_from`). An ``owned`` state is where ``before_action``
-        finishes what it finishes; the action itself is applied to a copy, unless it is not expected to be
-        refused (not ``may_be_refused``). Refused after all, it leaves ``state`` half changed and carries no
-        standing: the caller, who kept no copy, must make it again.
+        :attr:`Rejection.standing` (see :meth:`refused_from`).
         """
-        before = getattr(self.rules, "before_action", None)
-        if owned and before is not None:
-            before(context, state, action)
-            before = None
-        working = state if owned and not may_be_refused else deep_copy(state)
-        if before is not None:
-            before(context, working, action)
+        working = deep_copy(state)
+        self.before_action(working, action, context)
         try:
-            self.vocabulary.actions[action["action"]].handler(context, working, action)
+            self.act(working, action, context)
         except Rejection as rejection:
-            if working is state:
-                rejection.standing = None
-            else:
-                rejection.standing = state if owned else self.refused_from(state, action, context)
+            rejection.standing = self.refused_from(state, action, context)
             raise
         return working
 
     def refused_from(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
         """Where play stands once ``action`` was refused from ``state``: ``state`` itself, unless ``before_action``
-        finished something first (a Defense Step the attacker moved on from, say), which stays finished even so."""
-        before = getattr(self.rules, "before_action", None)
-        if before is None:
+        finished something first (a Defense Step the attacker moved on from, say), which stays finished even so.
+        ``state`` itself is never changed."""
+        if getattr(self.rules, "before_action", None) is None:
             return state
         standing = deep_copy(state)
         with context.quietly():  # done again on a copy of its own, the trace already showing it
-            before(context, standing, action)
+            self.before_action(standing, action, context)
         return standing
 
-    def settle(self, state: Any, context: Context, *, in_place: bool = False) -> Any:
-        """Finish whatever the last action left pending. ``state`` itself is left unchanged, unless ``in_place``:
-        for a caller that holds it and nothing else does, which spares a copy."""
-        settle = getattr(self.rules, "settle", None)
-        if settle is None:
+    def settle(self, state: Any, context: Context) -> Any:
+        """The state once the end of the scenario has finished whatever the last action left pending, settled on a
+        copy: ``state`` itself is never changed."""
+        if getattr(self.rules, "settle", None) is None:
             return state
-        working = state if in_place else deep_copy(state)
-        settle(context, working)
+        working = deep_copy(state)
+        self.finish(working, context)
         return working
+
+    # --- On a working state: one that nothing else holds, changed where it stands ---------------
+
+    def before_action(self, working: Any, action: Mapping[str, Any], context: Context) -> None:
+        """Finish on ``working`` what any action finishes first (the rules' ``before_action``, if any): what it
+        finishes stays finished even when the action is then refused."""
+        before = getattr(self.rules, "before_action", None)
+        if before is not None:
+            before(context, working, action)
+
+    def act(self, working: Any, action: Mapping[str, Any], context: Context) -> None:
+        """Play ``action`` itself on ``working`` (its handler), after :meth:`before_action`. Raises
+        :class:`Rejection` when the rules refuse it, leaving ``working`` as far as the handler got."""
+        self.vocabulary.actions[action["action"]].handler(context, working, action)
+
+    def finish(self, working: Any, context: Context) -> None:
+        """Finish on ``working`` whatever the last action left pending (the rules' ``settle``, if any)."""
+        settle = getattr(self.rules, "settle", None)
+        if settle is not None:
+            settle(context, working)
 
     def observe(self, state: Any) -> dict[str, Any]:
         """The facts a scenario may assert on, as plain nested data."""

@@ -19,11 +19,15 @@ from checker.compare import Mismatch, compare, flatten, project
 from checker.errors import InputError, Rejection
 from checker.game import Context, Game
 from checker.scenario import Action, Scenario
+from checker.statecopy import deep_copy
 from checker.trace import TraceStep
 
 Verdict = Literal["pass", "fail", "question", "invalid", "error"]
 #: The index of a refused action, or ``SETUP`` for a refusal of the initial state.
 SETUP = -1
+#: A run that changes its state in place keeps a state from at most this many actions back (a copy every so many
+#: actions): recovering from an action refused in place costs a copy and at most this many actions played again.
+RECOVERY = 16
 
 
 @dataclass(frozen=True)
@@ -149,34 +153,35 @@ class _Play:
     result: RunResult
     audit: Audit | None
     starts: list[Start] | None = None  # kept when asked
+    #: An action's index and the state before it, which nothing changes: what a refusal in place is recovered from.
+    kept: tuple[int, Any] | None = None
 
     def run(self, resume: tuple[RunResult, Start] | None = None) -> None:
         if resume is None:
-            self._play(self._setup(), 0, owned=True)
+            self._play(self._setup(), 0)
         else:
             earlier, start = resume
             self.context.trace[:] = earlier.trace[:start.trace]
             self.context.consulted = dict(start.consulted)
             self.result.checkpoints = earlier.checkpoints[:start.checkpoints]
             self.result.rejections = dict(start.rejections)
-            self._play(start.state, start.action, owned=False)
+            self._play(start.state, start.action)
         self._check_cites()
         self._check_trace()
 
-    def _play(self, state: Any, first: int, *, owned: bool) -> None:
-        """Play from the action ``first`` on, from ``state`` (``None``: the game refused the initial state), which
-        another run also holds unless ``owned``."""
+    def _play(self, state: Any, first: int) -> None:
+        """Play from the action ``first`` on, from ``state`` (``None``: the game refused the initial state)."""
         if state is None:
             return
+        owned = False  # whether the run made the state (a copy) and nothing else holds it: not the setup's, nor a start's
         observed = None  # the last state whose facts a checkpoint keeps (they may share its lists and dicts)
         for action in self.scenario.actions[first:]:
             self._keep_start(action.index, state)
             self.context.action = action.index
-            # A state nothing else holds (no start kept, no audit, no checkpoint's facts, no run this one was resumed
-            # from) is changed in place, by the action unless it may well be refused (see _apply), and at the end.
+            # A state nothing else holds (no start kept, no audit, no checkpoint's facts) is changed where it stands.
             alone = owned and self.starts is None and self.audit is None and state is not observed
-            produced = self._apply(state, action, owned=alone)
-            owned = owned or produced is not state  # a state this run made
+            produced = self._apply(state, action, alone=alone)
+            owned = alone or produced is not state
             state = produced
             if action.expect is not None:
                 observed = state
@@ -184,8 +189,10 @@ class _Play:
         self._keep_start(len(self.scenario.actions), state)
         self.context.action = None
         self.context.settling = True
-        in_place = owned and self.starts is None and self.audit is None and state is not observed
-        state = self.game.settle(state, self.context, in_place=in_place)
+        if owned and self.starts is None and self.audit is None and state is not observed:
+            self.game.finish(state, self.context)
+        else:
+            state = self.game.settle(state, self.context)
         self.context.settling = False
         self.result.outcome = self._observe(state)
         if self.scenario.expect is not None:
@@ -242,25 +249,29 @@ class _Play:
                                            at=("reject",)))
         return state
 
-    def _apply(self, state: Any, action: Action, *, owned: bool) -> Any:
-        """Apply one action. In a question a refusal is part of the answer; elsewhere it must be expected.
+    def _apply(self, state: Any, action: Action, *, alone: bool) -> Any:
+        """The state after one action, or where play stands when the rules refuse it. In a question a refusal is part
+        of the answer; elsewhere it must be expected.
 
-        An ``owned`` state is changed in place unless the action may well be refused (a golden scenario's expected
-        refusal, any action of a question); refused all the same, the run plays again up to it (:meth:`_replayed_to`).
+        A state something else holds is never changed: :meth:`Game.apply` plays on a copy, and the state is kept as
+        the one to recover from (:attr:`kept`). A state nothing else holds (``alone``) is changed where it stands,
+        after a copy for an action that may well be refused (:meth:`_on_a_copy`), else without one (:meth:`_in_place`).
         """
         if self.audit is not None:
             self.audit.before(state)
-        may_be_refused = action.reject is not None or self.scenario.is_question
-        in_place = owned and not may_be_refused
         try:
-            produced = self.game.apply(state, action.data, self.context, owned=owned, may_be_refused=may_be_refused)
+            if not alone:
+                self.kept = action.index, state
+                produced = self.game.apply(state, action.data, self.context)
+            elif action.reject is not None or self.scenario.is_question:
+                produced = self._on_a_copy(state, action.data)
+            else:
+                produced = self._in_place(state, action)
         except InputError as error:
             path = ("actions", action.index)
             raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
         except Rejection as rejection:
             standing = rejection.standing
-            if in_place:
-                standing = self.game.refused_from(self._replayed_to(action.index), action.data, self.context)
             self.result.rejections[action.index] = _kept(rejection)
             if self.audit is not None:
                 self.audit.after(state, standing)
@@ -275,19 +286,53 @@ class _Play:
                                                   note="the action was legal", at=("actions", action.index)))
         return produced
 
-    def _replayed_to(self, index: int) -> Any:
-        """The state before action ``index``, played again from the beginning: an action refused in place left
-        the only copy half changed. Play is deterministic, so each earlier action does what it did the first time."""
-        context = Context(self.game, self.context.pins)
-        state = self.game.setup(self.scenario.initial, self.scenario.cards, context)
-        for action in self.scenario.actions[:index]:
-            context.action = action.index
-            refused = action.index in self.result.rejections
-            try:
-                state = self.game.apply(state, action.data, context, owned=True, may_be_refused=refused)
-            except Rejection as rejection:
-                state = rejection.standing
+    def _on_a_copy(self, state: Any, data: Mapping[str, Any]) -> Any:
+        """An action that may well be refused (a golden scenario's expected refusal, any action of a question), on a
+        state nothing else holds: what ``before_action`` finishes, it finishes on ``state`` itself, which is where play
+        stands if the action is refused; the action itself is played on a copy."""
+        self.game.before_action(state, data, self.context)
+        working = deep_copy(state)
+        try:
+            self.game.act(working, data, self.context)
+        except Rejection as rejection:
+            rejection.standing = state
+            raise
+        return working
+
+    def _in_place(self, state: Any, action: Action) -> Any:
+        """An action expected to be legal, played on the state itself, which nothing else holds. The run keeps a state
+        from at most ``RECOVERY`` actions back, copying the state before the action when the one it keeps is older;
+        a refusal after all is recovered from it (:meth:`_recovered`)."""
+        if self.kept is None or action.index - self.kept[0] >= RECOVERY:
+            self.kept, state = (action.index, state), deep_copy(state)
+        self.game.before_action(state, action.data, self.context)
+        try:
+            self.game.act(state, action.data, self.context)
+        except Rejection as rejection:
+            rejection.standing = self._recovered(action.index)
+            raise
         return state
+
+    def _recovered(self, index: int) -> Any:
+        """Where play stands once action ``index``, played in place, was refused (the action left the state half
+        changed): on a copy of the state the run keeps, the actions since are played again as they went the first
+        time (a refused one: what ``before_action`` finished), then what ``before_action`` finishes before action
+        ``index``. Play is deterministic, so each does what it did; none of it is traced again."""
+        assert self.kept is not None  # _in_place keeps one before it plays an action in place
+        first, kept = self.kept
+        context = Context(self.game, self.context.pins)
+        working = deep_copy(kept)
+        for action in self.scenario.actions[first:index + 1]:
+            context.action = action.index
+            self.game.before_action(working, action.data, context)
+            if action.index == index or action.index in self.result.rejections:
+                continue
+            try:
+                self.game.act(working, action.data, context)
+            except Rejection as rejection:
+                raise RuntimeError(f"play is not deterministic: action {action.index + 1}, legal the first time, was "
+                                   f"refused when played again ({rejection})") from None
+        return working
 
     def _observe(self, state: Any) -> dict[str, Any]:
         facts = self.game.observe(state)

@@ -1,4 +1,4 @@
-"""The deep copy the core makes of a game's state that something else still holds: ``copy.deepcopy``'s result, sooner.
+"""The deep copy the core makes of a game's state, to play on or to keep: ``copy.deepcopy``'s result, sooner.
 
 Plain containers and dataclass instances (the stuff game states are made of) are copied here
 directly, each dataclass by a copier written out for its fields; anything else, and any class with

@@ -95,18 +95,6 @@ def _position(mark: Any) -> Position | None:
     return Position(mark.line + 1, mark.column + 1)
 
 
-def load_text(text: str) -> Document:
-    """Parse one YAML document from ``text`` under the limits above."""
-    size = len(text.encode("utf-8"))
-    if size > MAX_BYTES:
-        raise InputError(
-            f"file is {size} bytes, larger than the {MAX_BYTES} allowed",
-            expected="a scenario of at most 256 KiB",
-            position=Position(1, 1),
-        )
-    return _load_within_size(text)
-
-
 def _load_within_size(text: str) -> Document:
     data = _load_plain(text)
     return _load_marked(text) if data is _UNSURE else Document(data, source=text)

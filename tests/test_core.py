@@ -402,6 +402,26 @@ def test_applying_an_action_never_changes_the_state_it_was_given(toy: Suite) -> 
     assert seen and all(unchanged and not same for unchanged, same in seen)
 
 
+def test_a_run_changes_only_states_it_copied_itself(toy: Suite, monkeypatch) -> None:
+    """The state setup gives is never changed where it stands: a setup that leaves the scenario's own lists in it
+    (here: each hand) leaves the scenario as it was, and the run as any other."""
+    [item] = toy.load_many(scenario_files([DUELS / "break-negates-shield.yaml"]))
+    written = pickle.dumps((item.initial, [action.data for action in item.actions]))
+    expected = toy.run_one(item)
+    setup = rules.setup
+
+    def sharing(context: Context, initial: Any, cards: Any, book: Any) -> Any:
+        state = setup(context, initial, cards, book)
+        for name, player in state.players.items():
+            player.hand = initial["players"][name]["hand"]
+        return state
+
+    monkeypatch.setattr(rules, "setup", sharing)
+    result = toy.run_one(item)
+    assert pickle.dumps((item.initial, [action.data for action in item.actions])) == written
+    assert (result.verdict, result.outcome, result.trace) == ("pass", expected.outcome, expected.trace)
+
+
 @dataclass
 class _Node:
     name: str

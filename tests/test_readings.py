@@ -151,8 +151,8 @@ def test_a_run_that_settles_its_last_state_in_place_is_a_run_that_settles_a_copy
 
 def test_an_action_refused_in_place_leaves_the_run_as_a_refusal_on_a_copy(scenarios) -> None:
     """An action the scenario does not expect to be refused changes the state itself; when it is refused after all
-    (here: every expected refusal struck out), the run plays the scenario again up to it and goes on from there,
-    as a run that copied every state does."""
+    (here: every expected refusal struck out), the run recovers from the state it keeps a few actions back and goes
+    on from there, as a run that copied every state does."""
     refused = 0
     for scenario in scenarios:
         struck = tuple(dataclasses.replace(action, reject=None) for action in scenario.actions)
@@ -166,8 +166,52 @@ def test_an_action_refused_in_place_leaves_the_run_as_a_refusal_on_a_copy(scenar
     assert refused > 100
 
 
+def test_long_runs_refused_in_place_again_and_again_are_runs_on_copies(scenarios) -> None:
+    """Each scenario's actions three times over, none expected to be refused, none observed: played in place, many of
+    the repeats are refused (a card already played, a turn already ended), many more than RECOVERY actions after the
+    state the run keeps was copied, and each refusal leaves the run as a run that copied every state."""
+    from checker.runner import RECOVERY
+
+    far = 0
+    for scenario in scenarios:
+        if scenario.reject is not None or not scenario.actions:
+            continue
+        actions = tuple(dataclasses.replace(action, index=index, expect=None, reject=None)
+                        for index, action in enumerate(scenario.actions * 3))
+        long = dataclasses.replace(scenario, actions=actions, expect=scenario.expect or {})  # a question made golden
+        in_place, copied = suite.run_one(long), suite.run_one(long, keep_starts=True)
+        assert _seen(in_place) == _seen(copied), scenario.id
+        assert [step.text for step in in_place.trace] == [step.text for step in copied.trace], scenario.id
+        far += sum(index >= RECOVERY for index in in_place.rejections)
+    assert far > 500
+
+
+def test_a_refusal_in_place_costs_the_same_wherever_it_stands(monkeypatch) -> None:
+    """Recovering from an action refused in place plays at most RECOVERY actions again, however far into the run it
+    stands: a run is linear in its actions (played again from the beginning, it would be quadratic in its refusals)."""
+    from checker.runner import RECOVERY
+
+    monsters = {"A": [{"name": "Golem", "attribute": "Ground", "lp": 20}], "B": [{"name": "Durahan", "attribute": "Ground", "lp": 20}]}
+    ends = [{"action": "end-turn", "player": player} for player in "AABB"]  # each second one refused: not that Breeder's turn
+    scenario = suite.default().from_data({
+        "id": "turn-ends", "game": "monster-rancher-bc2", "title": "Turn ends, half of them refused",
+        "initial": {"players": {name: {"monsters": kept} for name, kept in monsters.items()}},
+        "actions": ends * 100, "expect": {"turn": 201},
+    }, "turn-ends.yaml")
+    game = suite.games()[scenario.game]
+    played = []
+    act = game.act
+    monkeypatch.setattr(game, "act", lambda working, action, context: played.append(1) or act(working, action, context))
+    in_place = suite.run_one(scenario)
+    assert len(in_place.rejections) == 200 and in_place.outcome["turn"] == 201
+    assert 400 < len(played) <= 400 + 200 * RECOVERY  # from the beginning each time: about 40,000
+    monkeypatch.undo()
+    copied = suite.run_one(scenario, keep_starts=True)
+    assert _seen(in_place) == _seen(copied)
+
+
 def test_a_run_leaves_its_scenario_as_it_was(scenarios) -> None:
-    """States are changed where they stand: none may share a list or dict with the scenario it was built from."""
+    """A run changes no state but the copies it makes, so none of the scenario's data, which setup may have kept."""
     import pickle
 
     for scenario in scenarios:
