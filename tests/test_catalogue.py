@@ -56,7 +56,7 @@ def test_procedure_cites_only_catalogued_rulings(game) -> None:
 def test_rules_module_cites_only_catalogued_rulings(game) -> None:
     """Every ruling id written in the rules source exists (the trace would fail on a typo, late)."""
     folder = Path(__import__(type(game).__module__, fromlist=["x"]).__file__).parent
-    source = "\n".join(p.read_text(encoding="utf-8") for p in folder.glob("*.py"))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.py")))
     prefix = game.catalogue.ids[0].split(".")[0]
     cited = set(re.findall(rf'"({prefix}\.[a-z0-9.-]+)"', source))
     assert cited, "the rules module cites no ruling"
@@ -66,8 +66,16 @@ def test_rules_module_cites_only_catalogued_rulings(game) -> None:
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_ambiguous_rulings_are_switches_in_the_rules_module(game) -> None:
     folder = Path(__import__(type(game).__module__, fromlist=["x"]).__file__).parent
-    source = (folder / "rules.py").read_text(encoding="utf-8")
+    source = rules_source(folder)
     for ruling in game.catalogue.with_status("ambiguous"):
-        assert f'"{ruling.id}"' in source, f"{ruling.id} has no switch in rules.py"
+        assert f'"{ruling.id}"' in source, f"{ruling.id} has no switch in the rules module"
         tested = [name for name in ruling.reading_names if f'"{name}"' in source]
-        assert tested, f"{ruling.id}: rules.py never tests which reading is in force"
+        assert tested, f"{ruling.id}: the rules module never tests which reading is in force"
+
+
+def rules_source(folder: Path) -> str:
+    """A game's rules.py, or every module of its rules package (split by the sections of its document)."""
+    single = folder / "rules.py"
+    files = [single] if single.is_file() else sorted((folder / "rules").glob("*.py"))
+    assert files, f"{folder} has no rules module"
+    return "\n".join(path.read_text(encoding="utf-8") for path in files)

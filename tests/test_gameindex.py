@@ -30,7 +30,7 @@ def test_the_index_gives_every_game_and_their_schema_from_the_cache(tmp_path: Pa
         cached.games["no-such-game"]
 
 
-@pytest.mark.parametrize("edited", ["games/monster_rancher_bc2/schema.yaml", "games/zatch_bell/rules.py", "schema.py"])
+@pytest.mark.parametrize("edited", ["games/monster_rancher_bc2/schema.yaml", "games/zatch_bell/rules/battle_in.py", "schema.py"])
 def test_the_source_hash_changes_with_any_file_the_index_is_built_from(
     edited: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

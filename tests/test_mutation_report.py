@@ -143,8 +143,25 @@ def test_survivors_of_an_excused_class_leave_the_count_and_are_listed_apart() ->
 
 def test_only_rules_and_state_modules_of_a_game_can_be_chosen() -> None:
     assert tool.rules_modules([str(MODULE)]) == [MODULE]
-    with pytest.raises(tool.BadInput, match="not a rules module"):
-        tool.rules_modules(["checker/runner.py"])
+    section = Path("checker/games/zatch_bell/rules/battle_in.py")
+    assert tool.rules_modules([str(section)]) == [section]
+    for other in ("checker/runner.py", "checker/games/zatch_bell/rules/__init__.py", "checker/games/zatch_bell/generators.py"):
+        with pytest.raises(tool.BadInput, match="not a rules module"):
+            tool.rules_modules([other])
+
+
+def test_every_module_of_a_rules_package_is_mutated_but_the_package_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    games = tmp_path / "checker" / "games"
+    for name in ("one/rules.py", "one/state.py", "one/generators.py", "two/rules/__init__.py", "two/rules/common.py",
+                 "two/rules/turn.py", "two/state.py"):
+        (games / name).parent.mkdir(parents=True, exist_ok=True)
+        (games / name).write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert [str(path) for path in tool.rules_modules([])] == [
+        "checker/games/one/rules.py", "checker/games/one/state.py", "checker/games/two/rules/common.py",
+        "checker/games/two/rules/turn.py", "checker/games/two/state.py",
+    ]
+    assert tool.mutant_prefix(Path("checker/games/two/rules/turn.py")) == "checker.games.two.rules.turn."
 
 
 def test_a_stopped_run_counts_what_it_reached_and_is_not_at_the_goal() -> None:

@@ -1,6 +1,7 @@
 """Mutation testing of every game's rules modules against the golden scenarios (`make mutation`).
 
-For each rules module (``checker/games/<game>/rules.py`` and ``state.py``) this runs mutmut
+For each rules module (``checker/games/<game>/rules.py``, or each module of a ``rules/`` package
+split by the document's sections, and ``state.py``) this runs mutmut
 (configured under ``[tool.mutmut]`` in pyproject.toml: what it mutates, which tests it runs) on
 that module's mutants only, times the run, and writes ``mutation/REPORT.md``: per module the
 mutants made, killed, survived, timed out and not run, the share killed, and every mutant not
@@ -49,6 +50,7 @@ from mutation_stage import stage, undecorate
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = Path("checker/games")
 RULES_MODULES = ("rules.py", "state.py")
+RULES_PACKAGE = "rules"  # a game's rules split into modules, one per section of its document
 STAGE = Path("build/mutation")  # the copy mutmut works in (see mutation_stage)
 STAGED = ("checker", "scenarios", "tests", "pyproject.toml")
 OUT = Path("mutation")
@@ -146,15 +148,29 @@ def rules_modules(chosen: list[str]) -> list[Path]:
     """The modules to mutate: the chosen ones, else every game's rules and state modules."""
     if chosen:
         modules = [Path(path) for path in chosen]
-        unknown = [str(path) for path in modules if path.parent.parent != GAMES or path.name not in RULES_MODULES]
+        unknown = [str(path) for path in modules if not is_rules_module(path)]
         if unknown:
-            raise BadInput(f"not a rules module (checker/games/<game>/rules.py or state.py): {', '.join(unknown)}")
+            raise BadInput(
+                f"not a rules module (checker/games/<game>/rules.py, rules/<section>.py or state.py): {', '.join(unknown)}"
+            )
         return modules
-    return sorted(path for name in RULES_MODULES for path in GAMES.glob(f"*/{name}"))
+    return sorted(
+        [path for name in RULES_MODULES for path in GAMES.glob(f"*/{name}")]
+        + [path for path in GAMES.glob(f"*/{RULES_PACKAGE}/*.py") if is_rules_module(path)]
+    )
+
+
+def is_rules_module(path: Path) -> bool:
+    """A game's ``rules.py`` or ``state.py``, or a module of its ``rules`` package other than the
+    ``__init__.py`` that only gathers them (mutmut names its mutants as the package's own)."""
+    if path.parent.parent == GAMES:
+        return path.name in RULES_MODULES
+    return (path.parent.parent.parent == GAMES and path.parent.name == RULES_PACKAGE and path.suffix == ".py"
+            and path.name != "__init__.py")
 
 
 def mutant_prefix(module: Path) -> str:
-    """mutmut's name prefix for a module's mutants: checker.games.<game>.rules."""
+    """mutmut's name prefix for a module's mutants: checker.games.<game>.rules. (or .rules.<section>.)"""
     return ".".join(module.with_suffix("").parts) + "."
 
 
@@ -178,7 +194,7 @@ def refresh_copies() -> None:
 def run_mutmut(module: Path, workers: int, mutants: list[str] | None = None) -> float:
     """Run (or rerun) every mutant of one module, or only the ``mutants`` named; return the seconds it took."""
     LOGS.mkdir(parents=True, exist_ok=True)
-    log_path = LOGS / f"{module.parent.name}.{module.stem}.log"
+    log_path = LOGS / (".".join(module.relative_to(GAMES).with_suffix("").parts) + ".log")  # <game>.rules[.<section>].log
     chosen = [mutant_prefix(module) + "*"] if mutants is None else mutants
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(workers), *chosen]
     print(f"mutating {module} ({workers} workers), log in {log_path}", flush=True)

@@ -48,7 +48,7 @@ class StatusDef:
 
 @dataclass(frozen=True)
 class Effect:
-    """One effect of a skill, defense, ENV or attack card (the kinds are registered in ``rules.py``)."""
+    """One effect of a skill, defense, ENV or attack card (the kinds are registered in the ``rules`` package)."""
 
     kind: str
     status: str | None = None

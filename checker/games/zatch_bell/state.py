@@ -39,13 +39,6 @@ def open_pages(opening: int) -> tuple[int, ...]:
     return (2 * opening, 2 * opening + 1)
 
 
-def opening_of(page: int) -> int:
-    """The opening at which ``page`` is open."""
-    if page == BOOK_PAGES:
-        return LAST_OPENING
-    return page // 2
-
-
 def base_name(name: str) -> str:
     """A name without anything in parentheses: "Robnos (Double)" is a Robnos."""
     return re.sub(r"\s*\([^)]*\)", "", name).strip()
