@@ -22,7 +22,6 @@ import logging
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -76,7 +75,7 @@ def run_build(kind: str, work: Path, source: str) -> Measured:
 
 def pages_in_nav() -> int:
     """The rulings site's navigation: the pages of mkdocs.yml and one per game (the plugin's ``on_config``)."""
-    from checker.suite import games
+    from checker.run.suite import games
 
     return len(yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]) + len(games())
 

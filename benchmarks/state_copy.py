@@ -2,10 +2,10 @@
 
 The core deep-copies a game's state before handing it to an action's handler whenever anything
 else still holds it (a checkpoint's facts, a start kept, an expected refusal's state to go on
-from), so that no state anything holds can change. Static data (a card book) is held in a ``checker.game.Book``,
+from), so that no state anything holds can change. Static data (a card book) is held in a ``checker.engine.game.Book``,
 which every copy shares. For every scenario this measures, on its initial state:
 
-- the core's copy (``checker.statecopy.deep_copy``, the Book shared);
+- the core's copy (``checker.engine.statecopy.deep_copy``, the Book shared);
 - the same copy with the book copied too (a plain dict in its place);
 - ``copy.deepcopy``, the Book shared, which the core's copy replaces;
 - one whole run of the scenario, for scale.
@@ -23,11 +23,11 @@ from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from checker import suite
-from checker.game import Book, Context
-from checker.runner import run
-from checker.statecopy import deep_copy
-from checker.scenario import Scenario
+from checker.run import suite
+from checker.engine.game import Book, Context
+from checker.run.runner import run
+from checker.engine.statecopy import deep_copy
+from checker.format.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,15 +15,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from checker import batch, report, suite
-from checker.errors import InputError
-from checker.game import Game
-from checker.runner import RunResult
-from checker.schema import nearest, one_of
+from checker.run import batch, suite
+from checker.commands import report
+from checker.engine.errors import InputError
+from checker.engine.game import Game
+from checker.run.runner import RunResult
+from checker.engine.errors import nearest, one_of
 
 if TYPE_CHECKING:
-    from checker.diff import Diff
-    from checker.scenario import Scenario
+    from checker.commands.diff import Diff
+    from checker.format.scenario import Scenario
 
 # A command imports what only it uses inside its own function: `checker check FILE` starts sooner.
 
@@ -152,7 +153,7 @@ def _readings(args: argparse.Namespace) -> int:
     if isinstance(item, RunResult):
         print(report.headline(item), file=sys.stderr)
         return 2
-    from checker.readings import survey
+    from checker.commands.readings import survey
 
     found = survey(item, suite.games()[item.game], hold=() if args.vary_pinned else item.readings)
     if found.own.result.verdict == "invalid":
@@ -167,7 +168,8 @@ def _options(args: argparse.Namespace) -> int:
     if isinstance(item, RunResult):
         print(report.headline(item), file=sys.stderr)
         return 2
-    from checker import legal, whatnext
+    from checker.engine import legal
+    from checker.commands import whatnext
 
     game = suite.games()[item.game]
     if not legal.lists_actions(game):
@@ -184,7 +186,7 @@ def _options(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from checker import diff_format
+    from checker.commands import diff_format
 
     result = _compare(Path.cwd(), args.revision, args.paths)
     if args.format == "json":
@@ -198,8 +200,8 @@ def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
     """Every scenario under ``paths`` by the checker of ``revision`` and by the working tree's, side by side."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from checker import diff_format, gitrev, snapshot
-    from checker.diff import diff
+    from checker.commands import diff_format, gitrev, snapshot
+    from checker.commands.diff import diff
 
     root = gitrev.repository_root(here)
     try:
@@ -226,8 +228,8 @@ def _game(game_id: str) -> Game:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from checker import skeleton
-    from checker.scenario import Scenario, schema_reference
+    from checker.commands import skeleton
+    from checker.format.scenario import schema_reference
 
     game = _game(args.game)
     source: Scenario | None = None
@@ -255,16 +257,17 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _facts(args: argparse.Namespace) -> int:
-    from checker import reference
+    from checker.commands import reference
 
     print(reference.markdown(_game(args.game)), end="")
     return 0
 
 
 def _disputes(args: argparse.Namespace) -> int:
-    from checker import disputes, legal
-    from checker.gaps import gaps
-    from checker.scenario import Scenario
+    from checker.commands import disputes
+    from checker.engine import legal
+    from checker.commands.gaps import gaps
+    from checker.format.scenario import Scenario
 
     game = _game(args.find)
     folder = Path(args.out) if args.out else Path("candidates") / game.id
@@ -304,7 +307,7 @@ def _seconds(text: str) -> float:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from checker.schema import published_text
+    from checker.format.schema import published_text
 
     text = published_text(suite.games())
     target = Path(args.output)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from checker import suite
-from checker.runner import RunResult
-from checker.scenario import Scenario
+from checker.run import suite
+from checker.run.runner import RunResult
+from checker.format.scenario import Scenario
 from checker.site import build as site_build
 from checker.site.build import serve
 

@@ -6,8 +6,8 @@ from typing import Any, Iterable, Mapping
 
 import pytest
 
-from checker.errors import InputError
-from checker.game import Context, Game
+from checker.engine.errors import InputError
+from checker.engine.game import Context, Game
 
 
 def refusal_of_last(game: Game, state: Any, context: Context, actions: Iterable[Mapping[str, Any]]) -> InputError:

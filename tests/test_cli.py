@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from checker import batch
+from checker.run import batch
 from checker.cli import main
 from tests.conftest import ROOT, SCENARIOS
 

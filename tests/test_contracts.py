@@ -3,7 +3,7 @@
 - applying an action never changes the state it was given;
 - every observation matches the game's outcome schema;
 - every reject reason raised is declared, and every reading asked for exists
-  (:class:`checker.game.Context` refuses both: a run that broke them would be an ERROR);
+  (:class:`checker.engine.game.Context` refuses both: a run that broke them would be an ERROR);
 - every engine attribute a procedure declares is acted on by some scenario's walk.
 """
 
@@ -16,11 +16,11 @@ from typing import Any, Mapping
 import jsonschema
 import pytest
 
-from checker.game import Game
+from checker.engine.game import Game
 from checker.games import registry
-from checker.runner import run
-from checker.scenario import Scenario
-from checker.suite import Suite, scenario_files
+from checker.run.runner import run
+from checker.format.scenario import Scenario
+from checker.run.suite import Suite, scenario_files
 from tests.conftest import SCENARIOS
 from tests.toygame import GAME as TOY
 from tests.test_core import DUELS

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import copy
 import pickle
-import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from checker import report
-from checker.compare import compare
-from checker.game import Book, Context
-from checker.procedure import BindingError, Procedure, StepHandlers, Walker, load_procedure
-from checker.runner import SETUP, run
-from checker.scenario import ExpectedStep
-from checker.schema import build_schema
-from checker.stack import Link, ResponseStack
-from checker.statecopy import Snapshot, deep_copy
-from checker.suite import Suite, exit_code, scenario_files
-from checker.trace import TraceStep
-from checker.vocabulary import Vocabulary
+from checker.commands import report
+from checker.run.compare import compare
+from checker.engine.game import Book, Context
+from checker.engine.procedure import BindingError, Procedure, StepHandlers, Walker, load_procedure
+from checker.run.runner import SETUP, run
+from checker.format.scenario import ExpectedStep
+from checker.format.schema import build_schema
+from checker.engine.stack import Link, ResponseStack
+from checker.engine.statecopy import Snapshot, deep_copy
+from checker.run.suite import Suite, exit_code, scenario_files
+from checker.engine.trace import TraceStep
+from checker.engine.vocabulary import Vocabulary
 from tests.toygame import GAME, rules
 
 TOY = Path(__file__).parent / "toygame"

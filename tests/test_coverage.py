@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from checker.catalogue import MUST_BE_COVERED
-from checker.citations import covered, demonstrated, uncited
+from checker.engine.catalogue import MUST_BE_COVERED
+from checker.run.citations import covered, demonstrated, uncited
 from checker.games import registry
-from checker.readings import explore, explore_each
-from checker.runner import RunResult, run
-from checker.scenario import Scenario
+from checker.commands.readings import explore, explore_each
+from checker.run.runner import RunResult, run
+from checker.format.scenario import Scenario
 
 
 def uncovered(game_id: str, results: list[RunResult]) -> list[str]:

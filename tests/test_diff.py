@@ -19,7 +19,7 @@ from checker.cli import main
 from tests.conftest import ROOT, SCENARIOS
 
 MR = "scenarios/monster-rancher-bc2"
-ROOT = Path(__file__).resolve().parent.parent
+
 BROKEN_LINE = len((ROOT / MR / "sponge-halves-odd-damage.yaml").read_text(encoding="utf-8").splitlines()) + 1  # the key appended
 RULES = "checker/games/monster_rancher_bc2/rules/defense_step.py"  # where Counter (reflect-half) is
 COPIED = ("counter-rounding.yaml", "sponge-halves-odd-damage.yaml", "last-man-revived-question.yaml")

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from checker import candidates, disputes, report, suite
+from checker.commands import candidates, disputes, report
+from checker.run import suite
 from checker.cli import main
-from checker.gaps import gaps
-from checker.readings import explore_each
-from checker.scenario import MODELINE, Scenario
-from checker.suite import Suite
+from checker.commands.gaps import gaps
+from checker.commands.readings import explore_each
+from checker.format.scenario import MODELINE, Scenario
+from checker.run.suite import Suite
 from tests.conftest import ROOT, SCENARIOS
 from tests.toygame import GAME as TOY
 

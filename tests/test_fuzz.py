@@ -19,7 +19,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checker import yamlsafe
+from checker.format import yamlsafe
 from checker.cli import main
 from tests.conftest import SCENARIOS
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from checker import gameindex, games
+from checker.format import gameindex
+from checker import games
 from checker.games import registry
-from checker.schema import build_schema
+from checker.format.schema import build_schema
 from tests.conftest import ROOT, SCENARIOS
 
 

@@ -6,8 +6,8 @@ import copy
 from dataclasses import replace
 from typing import Any, Iterator
 
-from checker import suite
-from checker.scenario import Action, Scenario
+from checker.run import suite
+from checker.format.scenario import Action, Scenario
 
 Path = tuple[Any, ...]
 

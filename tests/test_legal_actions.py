@@ -4,7 +4,7 @@ The contract, at every action of every scenario of every game (the example game'
 - every action listed as legal is accepted by ``apply``;
 - the action the scenario plays, when ``apply`` accepts it, is listed.
 
-Random legal play (:mod:`checker.randomplay`) from every game's scenarios never crashes, never has an action
+Random legal play (:mod:`checker.commands.randomplay`) from every game's scenarios never crashes, never has an action
 refused, never produces a state whose facts the game's outcome schema refuses, writes scenarios the format
 accepts, and keeps the game's own invariants (``invariants(first, state)`` in its moves module).
 """
@@ -19,13 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checker import legal, randomplay, whatnext
-from checker.errors import Rejection
-from checker.game import Context, Game
+from checker.engine import legal
+from checker.commands import randomplay, whatnext
+from checker.engine.errors import Rejection
+from checker.engine.game import Context, Game
 from checker.games import registry
-from checker.runner import run
-from checker.scenario import Scenario
-from checker.suite import Suite, scenario_files
+from checker.run.runner import run
+from checker.format.scenario import Scenario
+from checker.run.suite import Suite, scenario_files
 from tests.conftest import SCENARIOS
 from tests.test_core import DUELS
 from tests.toygame import GAME as TOY

@@ -14,12 +14,13 @@ from typing import Any, Iterator
 import jsonschema
 import pytest
 
-from checker import reference, skeleton, suite
+from checker.commands import reference, skeleton
+from checker.run import suite
 from checker.cli import main
-from checker.game import Game
+from checker.engine.game import Game
 from checker.games import registry
-from checker.runner import RunResult
-from checker.scenario import MODELINE, Scenario
+from checker.run.runner import RunResult
+from checker.format.scenario import MODELINE, Scenario
 from tests.conftest import ROOT, SCENARIOS, build_site
 
 MR = "monster-rancher-bc2"

@@ -8,13 +8,14 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from checker import randomplay, suite
-from checker.errors import Rejection
-from checker.game import Context
+from checker.commands import randomplay
+from checker.run import suite
+from checker.engine.errors import Rejection
+from checker.engine.game import Context
 from checker.games.many_marios_0 import GAME
 from checker.games.many_marios_0.rules import ROUND_LIMIT
 from checker.games.many_marios_0.state import ABILITIES, SIDES, State
-from checker.scenario import Scenario
+from checker.format.scenario import Scenario
 from tests.conftest import SCENARIOS
 
 READINGS = {r.id: r.reading_names for r in GAME.catalogue.with_status("ambiguous")}
@@ -60,7 +61,7 @@ def battle(a: list[dict[str, Any]], b: list[dict[str, Any]], first: str = "A") -
 
 @functools.cache
 def random_play() -> st.SearchStrategy[dict[str, Any]]:
-    """Random legal play from where the game's scenarios start (:mod:`checker.randomplay`): battles fought a few
+    """Random legal play from where the game's scenarios start (:mod:`checker.commands.randomplay`): battles fought a few
     rounds at a time, or to the end."""
     loaded = suite.load_many(suite.scenario_files([SCENARIOS / GAME.id]))
     return randomplay.scenarios(GAME, randomplay.starts(GAME, [s for s in loaded if isinstance(s, Scenario)]))

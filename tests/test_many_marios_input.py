@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from checker.errors import InputError
-from checker.game import Context
+from checker.engine.errors import InputError
+from checker.engine.game import Context
 from checker.games.many_marios_0 import GAME
 
 CARDS = {

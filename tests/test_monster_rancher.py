@@ -10,12 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checker import randomplay, suite
-from checker.errors import Rejection
-from checker.game import Context
+from checker.commands import randomplay
+from checker.run import suite
+from checker.engine.errors import Rejection
+from checker.engine.game import Context
 from checker.games.monster_rancher_bc2 import GAME
 from checker.games.monster_rancher_bc2.state import Reduction, halve, opponent
-from checker.scenario import Scenario
+from checker.format.scenario import Scenario
 from tests.conftest import SCENARIOS
 
 #: Cards the document describes without numbers, as the scenarios define them.
@@ -53,7 +54,7 @@ ACTIONS: list[dict[str, Any]] = [
 
 @functools.cache
 def random_play() -> st.SearchStrategy[dict[str, Any]]:
-    """Random legal play from where the game's scenarios start (:mod:`checker.randomplay`)."""
+    """Random legal play from where the game's scenarios start (:mod:`checker.commands.randomplay`)."""
     loaded = suite.load_many(suite.scenario_files([SCENARIOS / GAME.id]))
     return randomplay.scenarios(GAME, randomplay.starts(GAME, [s for s in loaded if isinstance(s, Scenario)]))
 

@@ -145,7 +145,7 @@ def test_only_rules_and_state_modules_of_a_game_can_be_chosen() -> None:
     assert tool.rules_modules([str(MODULE)]) == [MODULE]
     section = Path("checker/games/zatch_bell/rules/battle_in.py")
     assert tool.rules_modules([str(section)]) == [section]
-    for other in ("checker/runner.py", "checker/games/zatch_bell/rules/__init__.py", "checker/games/zatch_bell/generators.py"):
+    for other in ("checker/run/runner.py", "checker/games/zatch_bell/rules/__init__.py", "checker/games/zatch_bell/generators.py"):
         with pytest.raises(tool.BadInput, match="not a rules module"):
             tool.rules_modules([other])
 

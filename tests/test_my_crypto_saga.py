@@ -11,15 +11,16 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checker import legal, randomplay
+from checker.engine import legal
+from checker.commands import randomplay
 from checker.cli import main
-from checker.errors import Rejection
-from checker.game import Context
+from checker.engine.errors import Rejection
+from checker.engine.game import Context
 from checker.games import registry
 from checker.games.my_crypto_saga import GAME
-from checker.runner import run
-from checker.scenario import Scenario
-from checker.suite import Suite, scenario_files
+from checker.run.runner import run
+from checker.format.scenario import Scenario
+from checker.run.suite import Suite, scenario_files
 from tests.conftest import SCENARIOS
 
 READINGS = {r.id: r.reading_names for r in GAME.catalogue.with_status("ambiguous")}

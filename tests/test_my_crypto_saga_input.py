@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from checker.errors import InputError
+from checker.engine.errors import InputError
 from checker.games.my_crypto_saga.state import build_state
 from tests.refusals import refusal_of_last
 
@@ -64,7 +64,7 @@ def test_the_battle_is_the_scenarios_own() -> None:
 
 
 def action_refusal(*actions: dict[str, Any]) -> InputError:
-    from checker.game import Context
+    from checker.engine.game import Context
     from checker.games.my_crypto_saga import GAME
 
     context = Context(GAME)

@@ -145,7 +145,7 @@ def test_yaml_outside_a_scenarios_folder_is_not_collected(pytester: pytest.Pytes
 def test_a_crash_in_a_rules_module_shows_its_traceback_and_the_trace(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from checker import suite
+    from checker.run import suite
 
     game = suite.games()["monster-rancher-bc2"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from checker import suite
+from checker.run import suite
 from checker.cli import main
-from checker.readings import survey
-from checker.scenario import Scenario
+from checker.commands.readings import survey
+from checker.format.scenario import Scenario
 from tests.conftest import SCENARIOS
 
 MR = SCENARIOS / "monster-rancher-bc2"
@@ -125,8 +125,8 @@ def _seen(result) -> tuple:
 
 
 def test_runs_under_other_readings_played_on_from_where_they_differ_are_runs_from_the_beginning(scenarios) -> None:
-    from checker.readings import explore_each
-    from checker.runner import SETUP
+    from checker.commands.readings import explore_each
+    from checker.run.runner import SETUP
 
     explored = 0
     for scenario in scenarios:
@@ -170,7 +170,7 @@ def test_long_runs_refused_in_place_again_and_again_are_runs_on_copies(scenarios
     """Each scenario's actions three times over, none expected to be refused, none observed: played in place, many of
     the repeats are refused (a card already played, a turn already ended), many more than RECOVERY actions after the
     state the run keeps was copied, and each refusal leaves the run as a run that copied every state."""
-    from checker.runner import RECOVERY
+    from checker.run.runner import RECOVERY
 
     far = 0
     for scenario in scenarios:
@@ -189,7 +189,7 @@ def test_long_runs_refused_in_place_again_and_again_are_runs_on_copies(scenarios
 def test_a_refusal_in_place_costs_the_same_wherever_it_stands(monkeypatch) -> None:
     """Recovering from an action refused in place plays at most RECOVERY actions again, however far into the run it
     stands: a run is linear in its actions (played again from the beginning, it would be quadratic in its refusals)."""
-    from checker.runner import RECOVERY
+    from checker.run.runner import RECOVERY
 
     monsters = {"A": [{"name": "Golem", "attribute": "Ground", "lp": 20}], "B": [{"name": "Durahan", "attribute": "Ground", "lp": 20}]}
     ends = [{"action": "end-turn", "player": player} for player in "AABB"]  # each second one refused: not that Breeder's turn

@@ -8,9 +8,9 @@ import json
 import jsonschema
 import jsonschema_rs
 
-from checker import suite
-from checker.scenario import MODELINE
-from checker.schema import one_game, published_text
+from checker.run import suite
+from checker.format.scenario import MODELINE
+from checker.format.schema import one_game, published_text
 from tests.conftest import ROOT
 
 

@@ -138,7 +138,7 @@ def test_each_game_lists_what_a_scenario_can_say_from_its_vocabulary(site: Site)
 
 
 def test_a_ruling_page_separates_the_trace_from_the_authors_claim(site: Site, results) -> None:
-    from checker.citations import uncited
+    from checker.run.citations import uncited
 
     result, ruling = next(
         (r, ruling) for r in results for ruling in uncited(r, registry()[r.scenario.game].catalogue)
@@ -186,7 +186,7 @@ def test_a_pass_on_default_readings_says_so_beside_its_verdict_and_links_them(si
 
 
 def test_a_scenario_demonstrates_only_what_its_trace_cites(site: Site, results) -> None:
-    from checker.citations import uncited
+    from checker.run.citations import uncited
 
     result, ruling = next((r, ruling) for r in results for ruling in uncited(r, registry()[r.scenario.game].catalogue))
     body = scenario_body(site, result)
@@ -361,7 +361,7 @@ def test_a_full_list_longer_than_a_page_is_split_into_pages_linked_to_one_anothe
 
 
 def test_a_site_played_on_two_processes_is_the_site_played_on_one() -> None:
-    from checker import batch
+    from checker.run import batch
     from checker.site.pages.schedule import all_pages
     from checker.site.played import PlayedCache, build_model
     from tests.conftest import SCENARIOS

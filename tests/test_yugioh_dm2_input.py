@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from checker.errors import InputError
-from checker.game import Context
+from checker.engine.errors import InputError
+from checker.engine.game import Context
 from checker.games.yugioh_dm2 import GAME
 from tests.refusals import refusal_of_last
 

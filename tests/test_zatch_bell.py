@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from checker.cli import main
-from checker.errors import Rejection
-from checker.game import Context
+from checker.engine.errors import Rejection
+from checker.engine.game import Context
 from checker.games.zatch_bell import GAME
 from checker.games.zatch_bell.generators import scenarios
 from checker.games.zatch_bell.state import BOOK_PAGES, State

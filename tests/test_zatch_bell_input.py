@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from checker.errors import InputError
-from checker.game import Context
+from checker.engine.errors import InputError
+from checker.engine.game import Context
 from checker.games.zatch_bell import GAME
 
 LEGAL_B = {"book": {1: "Brago"}}

@@ -1,4 +1,4 @@
-"""The games. Each subpackage is one game and exposes ``GAME``, a :class:`checker.game.Game`.
+"""The games. Each subpackage is one game and exposes ``GAME``, a :class:`checker.engine.game.Game`.
 
 Adding a game means adding a subpackage here; the core discovers it.
 """
@@ -9,7 +9,7 @@ import functools
 import importlib
 import pkgutil
 
-from checker.game import Game
+from checker.engine.game import Game
 
 
 @functools.cache

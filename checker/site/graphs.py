@@ -1,65 +1,16 @@
-"""Interaction and procedure graphs, built with networkx from engine traces and procedures."""
+"""The graphs the site draws, with networkx: the interactions runs show and the procedures games declare."""
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 import networkx as nx
 
-from checker.catalogue import Catalogue
-from checker.procedure import Procedure
+from checker.engine.procedure import Procedure
 from checker.site import layout
-from checker.site.summary import Shown
-from checker.trace import Entity
-
-
-@dataclass
-class Interaction:
-    """What one edge stands for: the rulings applied and the scenarios where it happened."""
-
-    kinds: set[str] = field(default_factory=set)
-    rulings: set[str] = field(default_factory=set)
-    scenarios: set[str] = field(default_factory=set)
-
-
-def interaction_kind(catalogue: Catalogue, ruling_id: str) -> str:
-    """The kind of an interaction: the section of the ruling applied, without 'Examples'."""
-    section = [part for part in catalogue[ruling_id].section if part not in ("Examples", "Trivias", "Taunt Examples")]
-    return section[-1]
-
-
-def interaction_graph(results: Iterable[Shown], catalogue: Catalogue) -> nx.Graph:
-    """Entities are nodes; two are joined when one trace step that applied a ruling involved both."""
-    graph = nx.Graph()
-    for result in results:
-        for entity, rulings in result.entities.items():
-            graph.add_node(entity, kind=entity[0], name=entity[1])
-            graph.nodes[entity].setdefault("scenarios", set()).add(result.id)
-            if rulings:
-                graph.nodes[entity].setdefault("rulings", set()).update(rulings)
-        for (a, b), met in result.meetings.items():
-            if not graph.has_edge(a, b):
-                graph.add_edge(a, b, interaction=Interaction())
-            interaction: Interaction = graph.edges[a, b]["interaction"]
-            interaction.kinds.update(interaction_kind(catalogue, ruling) for ruling in met.rulings)
-            interaction.rulings.update(met.rulings)
-            interaction.scenarios.add(result.id)
-    return graph
-
-
-def most_connected(graph: nx.Graph, count: int = 10) -> list[tuple[Entity, int]]:
-    ranked = sorted(graph.degree, key=lambda item: (-item[1], item[0]))
-    return [(node, degree) for node, degree in ranked[:count]]
-
-
-def open_questions(graph: nx.Graph, kinds: Iterable[str]) -> list[tuple[Entity, Entity]]:
-    """Pairs of entities of ``kinds`` that no scenario makes interact, most connected first."""
-    wanted = set(kinds)
-    nodes = [n for n in graph if n[0] in wanted]
-    nodes.sort(key=lambda n: (-graph.degree(n), n))
-    return [(a, b) for a, b in itertools.combinations(nodes, 2) if not graph.has_edge(a, b)]
+from checker.commands.interactions import Interaction
+from checker.engine.trace import Entity
 
 
 # --- What the pages draw, as Cytoscape.js data with positions computed here ------------------------------

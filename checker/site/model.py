@@ -1,4 +1,4 @@
-"""What the site shows: each game's view of its scenarios' runs, as :mod:`checker.site.summary` summarizes them,
+"""What the site shows: each game's view of its scenarios' runs, as :mod:`checker.commands.summary` summarizes them,
 and the pages' paths.
 """
 
@@ -12,11 +12,12 @@ from typing import Any
 
 import networkx as nx
 
-from checker.game import Game
-from checker.runner import RunResult
-from checker.site.graphs import KindStyle, interaction_graph, kind_styles
-from checker.site.summary import Shown
-from checker.trace import Entity
+from checker.engine.game import Game
+from checker.run.runner import RunResult
+from checker.commands.interactions import interaction_graph
+from checker.site.graphs import KindStyle, kind_styles
+from checker.commands.summary import Shown
+from checker.engine.trace import Entity
 
 SAFE_PART = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
@@ -123,7 +124,7 @@ class GameView:
         return shown, declared
 
     def demonstrating(self, ruling_id: str) -> list[Shown]:
-        """Scenarios whose run demonstrates the ruling: its trace cites it (see :mod:`checker.citations`)."""
+        """Scenarios whose run demonstrates the ruling: its trace cites it (see :mod:`checker.run.citations`)."""
         return self._by_ruling[0].get(ruling_id, [])
 
     def declared_only(self, ruling_id: str) -> list[Shown]:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from checker.site.model import GameView
-from checker.site.summary import Met, Shown
-from checker.trace import Entity
+from checker.commands.summary import Met, Shown
+from checker.engine.trace import Entity
 
 #: A question scenario for two entities; the tokens are replaced here and in the picker's script.
 QUESTION_TEMPLATE = (

@@ -1,10 +1,10 @@
 """Every scenario file played for the site, on every core: its run, its own page and its summary.
 
 Each file is loaded, run, and (when it consults ambiguous rulings) run under their other
-readings by a worker process (:func:`checker.batch.each`), which writes the scenario's
+readings by a worker process (:func:`checker.run.batch.each`), which writes the scenario's
 own page there and sends back that page, compressed, and the run's summary
-(:class:`checker.site.summary.Shown`), never the run itself. Ids are checked for uniqueness
-here, in file order, as :meth:`checker.suite.Suite.load_many` does.
+(:class:`checker.commands.summary.Shown`), never the run itself. Ids are checked for uniqueness
+here, in file order, as :meth:`checker.run.suite.Suite.load_many` does.
 
 A worker links the entities of a scenario's page by the slugs of a view of that scenario
 alone; an entity whose slug differs in its game's view (two names with the same slug, rare)
@@ -16,16 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from checker import batch, suite
-from checker.errors import InputError
-from checker.readings import explore_each
-from checker.runner import RunResult
-from checker.scenario import Scenario
+from checker.run import batch, suite
+from checker.engine.errors import InputError
+from checker.commands.readings import explore_each
+from checker.run.runner import RunResult
+from checker.format.scenario import Scenario
 from checker.site.model import GameView, SiteModel
 from checker.site.pages.scenario import entities_line, scenario_page
 from checker.site.pages.written import PackedPage, WrittenPage
-from checker.site.summary import Shown, summarize
-from checker.trace import Entity
+from checker.commands.summary import Shown, summarize
+from checker.engine.trace import Entity
 
 
 @dataclass(frozen=True)

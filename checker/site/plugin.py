@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import zlib
 from pathlib import Path
 from typing import Any, Literal
@@ -168,7 +167,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
         self.__init__()  # type: ignore[misc]  # the next build in this process starts afresh
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        from checker.suite import games
+        from checker.run.suite import games
 
         if self.config.jobs is not None:
             self.played.jobs = self.config.jobs

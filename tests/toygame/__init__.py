@@ -7,7 +7,7 @@ The core's tests run it; ``docs/adding-a-game.md`` walks through it.
 
 from __future__ import annotations
 
-from checker.game import EntityKind, Game
+from checker.engine.game import EntityKind, Game
 
 from . import moves, rules
 

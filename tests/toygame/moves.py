@@ -1,6 +1,6 @@
 """What may be done next in a Spark Duel: the actions the rules might allow, each with its choices.
 
-The core keeps those the rules accept (:mod:`checker.legal`); this module only says what there is to try.
+The core keeps those the rules accept (:mod:`checker.engine.legal`); this module only says what there is to try.
 """
 
 from __future__ import annotations

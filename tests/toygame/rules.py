@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context
-from checker.procedure import StepHandlers
-from checker.stack import Link, ResponseStack
-from checker.trace import Entity, mechanic
-from checker.vocabulary import Vocabulary, ref
+from checker.engine.game import Context
+from checker.engine.procedure import StepHandlers
+from checker.engine.stack import Link, ResponseStack
+from checker.engine.trace import Entity, mechanic
+from checker.engine.vocabulary import Vocabulary, ref
 
 from .state import PLAYERS, State, build_state, observe, other, spark_value
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from checker.stack import ResponseStack
+from checker.engine.stack import ResponseStack
 
 PLAYERS = ("A", "B")
 START_LIFE = 10

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checker.game import EntityKind, Game
+from checker.engine.game import EntityKind, Game
 from checker.games.many_marios_0 import moves, rules
 
 

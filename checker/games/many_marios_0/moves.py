@@ -1,6 +1,6 @@
 """What may be done next in a Many Marios 0 battle: the actions the rules might allow, each with its choices.
 
-The core keeps those the rules accept (:mod:`checker.legal`); this module only says what there is to try. A battle
+The core keeps those the rules accept (:mod:`checker.engine.legal`); this module only says what there is to try. A battle
 runs by itself once the armies are set ("Every combat round, the first units from each lineup ... deal damage to each
 other"): the one choice is how far to watch it, so the candidates, drawn from the state in the words of
 ``many-marios-0-combat.txt``, are
@@ -38,7 +38,7 @@ def candidates(state: State) -> Iterator[dict[str, Any]]:
 def _most_rounds_left(state: State) -> int:
     """The most combat rounds the battle can still last, under any reading of the rulings it consults, counted up to
     one past :data:`MOST_ROUNDS` (0: the rules refuse to fight it)."""
-    from checker.errors import Rejection
+    from checker.engine.errors import Rejection
 
     most = 0
     try:
@@ -54,7 +54,7 @@ def _most_rounds_left(state: State) -> int:
 def _rounds_left(state: State, pins: Mapping[str, str], fought: tuple[int, Mapping[str, str]] | None = None) -> Iterator[int]:
     """The rounds the battle lasts (up to one past :data:`MOST_ROUNDS`) under ``pins``, and under each reading of the
     first ruling it consults that ``pins`` leave free, and so on: one fight per combination of the readings consulted."""
-    from checker.game import Context
+    from checker.engine.game import Context
     from checker.games.many_marios_0 import GAME
 
     if fought is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from checker.game import Book, Context
+from checker.engine.game import Book, Context
 from checker.games.many_marios_0.state import (
     SIDES,
     State,
@@ -28,9 +28,9 @@ from checker.games.many_marios_0.state import (
     other,
     piece_from,
 )
-from checker.procedure import StepHandlers
-from checker.trace import Entity, mechanic
-from checker.vocabulary import Vocabulary
+from checker.engine.procedure import StepHandlers
+from checker.engine.trace import Entity, mechanic
+from checker.engine.vocabulary import Vocabulary
 
 steps: StepHandlers[State] = StepHandlers()
 vocabulary = Vocabulary()

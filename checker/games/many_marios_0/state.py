@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.schema import nearest
+from checker.engine.errors import InputError
+from checker.engine.errors import nearest
 
 SIDES = ("A", "B")
 ABILITIES = ("agility", "ballistics", "defender", "flying", "stun")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import EntityKind, Game
+from checker.engine.game import EntityKind, Game
 from checker.games.monster_rancher_bc2 import moves, rules
 
 

@@ -1,6 +1,6 @@
 """What may be done next in a Monster Rancher battle: the actions the rules might allow, each with its choices.
 
-The core keeps those the rules accept (:mod:`checker.legal`); this module only says what there is to try, drawn
+The core keeps those the rules accept (:mod:`checker.engine.legal`); this module only says what there is to try, drawn
 from the state in the words of ``monster-rancher-battle-card-2.md``:
 
 - Nothing is tried once a Breeder has lost.

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
-from checker.errors import InputError
-from checker.game import Book
-from checker.schema import nearest
+from checker.engine.errors import InputError
+from checker.engine.game import Book
+from checker.engine.errors import nearest
 
 Attribute = Literal["Ground", "Air"]
 PLAYERS = ("A", "B")

@@ -1,7 +1,7 @@
 """What may be done next in a My Crypto Saga battle: the actions the rules might allow, each with every choice.
 
 Read beside "[Help] Battle: Basic Rules" (``my-crypto-saga-battle-rules.txt``). The core keeps the candidates
-the rules accept (:mod:`checker.legal`); this module only says what there is to try.
+the rules accept (:mod:`checker.engine.legal`); this module only says what there is to try.
 
 - **deal** (Handout/Deal: "you are dealt 3 cards at random from your deck of 10 cards"): the random deal,
   made explicit as the scenario fixes it. Each player's hand is 3 different cards of their deck, in every order
@@ -27,7 +27,7 @@ player appears in at least one listed action (the i-th action gives each player 
 list turned by a different offset so that the same choices do not always meet). A deal of 3 of 10 cards to
 each of two players has 720 × 720 combinations; the covering set has 720 deals (about 40 ms of trials; a
 Round's covering set, about 45 actions, about 5 ms). :func:`parts` says how an action splits into its players'
-choices, so that an action combining listed choices counts as listed (:func:`checker.legal.listed`).
+choices, so that an action combining listed choices counts as listed (:func:`checker.engine.legal.listed`).
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.game import Context
+from checker.engine.errors import InputError
+from checker.engine.game import Context
 from checker.games.my_crypto_saga.state import (
     ELEMENTS,
     Card,
@@ -27,9 +27,9 @@ from checker.games.my_crypto_saga.state import (
     build_state,
     observe,
 )
-from checker.procedure import StepHandlers
-from checker.trace import Entity, mechanic
-from checker.vocabulary import Vocabulary, ref
+from checker.engine.procedure import StepHandlers
+from checker.engine.trace import Entity, mechanic
+from checker.engine.vocabulary import Vocabulary, ref
 
 steps: StepHandlers[State] = StepHandlers()
 vocabulary = Vocabulary()

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.game import Book
+from checker.engine.errors import InputError
+from checker.engine.game import Book
 
 ELEMENTS = ("Fire", "Water", "Leaf")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checker.game import EntityKind, Game
+from checker.engine.game import EntityKind, Game
 from checker.games.yugioh_dm2 import moves, rules
 
 

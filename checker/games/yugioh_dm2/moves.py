@@ -1,6 +1,6 @@
 """What may be done next in the Battle Phase of Duel Monsters II: every action the rules might allow, with its choices.
 
-The core keeps those the rules accept (:mod:`checker.legal`); this module only says what there is to try, drawn
+The core keeps those the rules accept (:mod:`checker.engine.legal`); this module only says what there is to try, drawn
 from the state in the chapter's words (``yugioh-duel-monsters-2-battle-phase.txt``):
 
 - Start Step: the turn player announces "I'm entering the Battle Phase" (``battle-phase``); either player may end

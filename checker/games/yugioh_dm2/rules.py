@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.game import Book, Context
+from checker.engine.errors import InputError
+from checker.engine.game import Book, Context
 from checker.games.yugioh_dm2.state import (
     MAIN,
     Battle,
@@ -28,11 +28,11 @@ from checker.games.yugioh_dm2.state import (
     observe,
     opponent,
 )
-from checker.procedure import StepHandlers
-from checker.schema import nearest
-from checker.stack import Link, ResponseStack
-from checker.trace import Entity, mechanic
-from checker.vocabulary import Vocabulary, ref
+from checker.engine.procedure import StepHandlers
+from checker.engine.errors import nearest
+from checker.engine.stack import Link, ResponseStack
+from checker.engine.trace import Entity, mechanic
+from checker.engine.vocabulary import Vocabulary, ref
 
 steps: StepHandlers[State] = StepHandlers()
 vocabulary = Vocabulary()

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.game import Book
-from checker.schema import nearest
-from checker.stack import ResponseStack
+from checker.engine.errors import InputError
+from checker.engine.game import Book
+from checker.engine.errors import nearest
+from checker.engine.stack import ResponseStack
 
 PLAYERS = ("A", "B")
 ZONES = (1, 2, 3, 4, 5)

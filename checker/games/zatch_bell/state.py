@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.game import Book
-from checker.stack import ResponseStack
-from checker.statecopy import Snapshot
+from checker.engine.errors import InputError
+from checker.engine.game import Book
+from checker.engine.stack import ResponseStack
+from checker.engine.statecopy import Snapshot
 
 PLAYERS = ("A", "B")
 BOOK_PAGES = 32

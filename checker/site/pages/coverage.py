@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from checker.catalogue import MUST_BE_COVERED
-from checker.site.graphs import most_connected, open_questions
+from checker.engine.catalogue import MUST_BE_COVERED
+from checker.commands.interactions import most_connected, open_questions
 from checker.site.model import SiteModel
 from checker.site.pages.kit import a, esc, plural, status_badge, table
 from checker.site.pages.lists import Listing, capped_parts

@@ -7,14 +7,14 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from checker.catalogue import Ruling
+from checker.engine.catalogue import Ruling
 from checker.site.model import GameView, SiteModel
 from checker.site.pages.kit import a, esc, fact_cell, href, plural, table, value_cell, verdict
 from checker.site.pages.lists import CAPPED, Listing, capped
 from checker.site.pages.ruling import depending_listing
 from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
-from checker.site.summary import Shown
+from checker.commands.summary import Shown
 
 DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page

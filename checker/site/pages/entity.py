@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.report import yaml_text
+from checker.commands.report import yaml_text
 from checker.site.model import GameView
 from checker.site.pages.figures import neighbourhood_graph
 from checker.site.pages.kit import a, code_block, esc, excerpt, href, in_words, plural, table
 from checker.site.pages.lists import scenario_list
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import definitions, entity_label, pair_fragment, question, unconnected
-from checker.trace import MECHANIC, Entity
+from checker.engine.trace import MECHANIC, Entity
 
 ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first, then the pages of the pairs it is in
 OPEN_QUESTIONS_WRITTEN = 5  # open questions of an entity written out on its page; the rest link to the picker
@@ -22,7 +22,6 @@ def entity_page(view: GameView, entity: Entity) -> WrittenPage:
     here = view.entity_page(entity)
     kind, name = entity
     data = view.graph.nodes[entity]
-    described = view.game.describe(kind, name)
     scenario_count = len(data.get("scenarios", ()))
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {esc(kind)}</p>",

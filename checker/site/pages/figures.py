@@ -13,7 +13,7 @@ from checker.site.graphs import (
 )
 from checker.site.model import GameView
 from checker.site.pages.kit import a, esc, href, table
-from checker.trace import Entity
+from checker.engine.trace import Entity
 
 
 def graph_block(data: dict[str, Any], *, name: str, caption: str, legend: str = "", details: str = "") -> str:

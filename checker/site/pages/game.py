@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterable
 
-from checker.catalogue import MUST_BE_COVERED, Ruling
+from checker.engine.catalogue import MUST_BE_COVERED, Ruling
 from checker.site.model import GameView, slug
 from checker.site.pages.figures import interactions_graph, procedure_block
 from checker.site.pages.kit import (
@@ -14,7 +14,7 @@ from checker.site.pages.kit import (
 from checker.site.pages.lists import Listing, capped
 from checker.site.pages.pair import pair_picker
 from checker.site.pages.written import WrittenPage, markdown_page
-from checker.trace import Entity
+from checker.engine.trace import Entity
 
 
 def game_page(view: GameView) -> WrittenPage:

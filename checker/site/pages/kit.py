@@ -10,10 +10,10 @@ import re
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
-from checker.report import LABELS, yaml_text
-from checker.runner import RunResult
+from checker.commands.report import LABELS, yaml_text
+from checker.run.runner import RunResult
 from checker.site.model import GameView, slug
-from checker.site.summary import Shown
+from checker.commands.summary import Shown
 
 SCALARS: dict[Any, str] = {True: "true", False: "false", None: "null"}
 

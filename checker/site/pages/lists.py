@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 from checker.site.model import GameView, page
 from checker.site.pages.kit import a, default_readings_note, plural, verdict
 from checker.site.pages.written import Pages, markdown_page, packed
-from checker.site.summary import Shown
+from checker.commands.summary import Shown
 
 CAPPED = 40  # items of a list that grows with the corpus shown on a page; the rest on its full list
 LISTED = 500  # items on each page of a full list

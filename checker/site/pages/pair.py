@@ -11,7 +11,7 @@ from checker.site.pages.kit import a, esc, excerpt, href, plural, verdict_with_r
 from checker.site.pages.lists import Listing, capped
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import Meeting, card_line, connected_pairs, entity_label, game_template, meetings, yaml_string
-from checker.trace import Entity
+from checker.engine.trace import Entity
 
 PAIR_SEARCH_BOOST = 0.5  # a name searched for finds its entity's page first, then the pages of the pairs it is in
 

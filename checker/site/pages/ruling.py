@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from checker.catalogue import Ruling
+from checker.engine.catalogue import Ruling
 from checker.site.model import GameView
 from checker.site.pages.kit import a, esc, excerpt, status_badge, table
 from checker.site.pages.lists import Listing, capped, scenario_list

@@ -5,18 +5,18 @@ from __future__ import annotations
 import itertools
 from typing import Any, Mapping
 
-from checker.compare import flatten
-from checker.report import outcome_text, yaml_text
-from checker.runner import RunResult
-from checker.scenario import DisputeRuling, Scenario
+from checker.run.compare import flatten
+from checker.commands.report import outcome_text, yaml_text
+from checker.run.runner import RunResult
+from checker.format.scenario import DisputeRuling, Scenario
 from checker.site.model import GameView
 from checker.site.pages.kit import (
     a, code_block, esc, fact_cell, in_words, status_badge, table, verdict_with_readings, yaml_cell,
 )
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
-from checker.site.summary import Shown
-from checker.trace import Entity, TraceStep
+from checker.commands.summary import Shown
+from checker.engine.trace import Entity, TraceStep
 
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
 

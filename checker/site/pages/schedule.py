@@ -8,7 +8,7 @@ import functools
 import re
 from typing import Callable
 
-from checker import batch
+from checker.run import batch
 from checker.site.model import GameView, SiteModel
 from checker.site.pages.coverage import coverage_page
 from checker.site.pages.disputes import disputes_page
@@ -21,7 +21,7 @@ from checker.site.pages.ruling import ruling_page
 from checker.site.pages.vocabulary import facts_page, vocabulary_page
 from checker.site.pages.written import PackedPage, Pages, WrittenPage, packed
 from checker.site.pairs import connected_pairs
-from checker.site.summary import Shown
+from checker.commands.summary import Shown
 
 OwnPages = Callable[[GameView, Shown], "WrittenPage | PackedPage"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checker import reference
+from checker.commands import reference
 from checker.site.model import GameView
 from checker.site.pages.kit import a, esc, table
 from checker.site.pages.written import WrittenPage, markdown_page
@@ -38,7 +38,7 @@ def vocabulary_page(view: GameView) -> WrittenPage:
 
 
 def facts_page(view: GameView) -> WrittenPage:
-    """Every fact of the game's outcome schema and every default of its state schema (:mod:`checker.reference`)."""
+    """Every fact of the game's outcome schema and every default of its state schema (:mod:`checker.commands.reference`)."""
     here = view.facts_page()
     inherited = reference.defaults(view.game)
     body = [

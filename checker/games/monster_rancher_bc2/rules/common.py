@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.game import Context
+from checker.engine.errors import InputError
+from checker.engine.game import Context
 from checker.games.monster_rancher_bc2.state import Breeder, Card, Monster, State, Status, StatusDef, books, build_state, lookup
-from checker.procedure import StepHandlers
-from checker.trace import Entity, mechanic
-from checker.vocabulary import Vocabulary
+from checker.engine.procedure import StepHandlers
+from checker.engine.trace import Entity, mechanic
+from checker.engine.vocabulary import Vocabulary
 
 steps: StepHandlers[State] = StepHandlers()
 vocabulary = Vocabulary()

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.game import Context
+from checker.engine.errors import InputError
+from checker.engine.game import Context
 from checker.games.monster_rancher_bc2.state import Card, Effect, Hit, Monster, PendingAttack, Reduction, State, StatusDef, halve
-from checker.trace import mechanic
-from checker.vocabulary import ref
+from checker.engine.trace import mechanic
+from checker.engine.vocabulary import ref
 
 from .common import (
     DEFENSE,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context
-from checker.trace import mechanic
-from checker.vocabulary import ref
+from checker.engine.game import Context
+from checker.engine.trace import mechanic
+from checker.engine.vocabulary import ref
 
 from ..state import Battle, Card, Player, SpellOut, State
 from .common import (

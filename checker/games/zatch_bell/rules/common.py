@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context
-from checker.procedure import StepHandlers
-from checker.trace import Entity, mechanic
-from checker.vocabulary import Vocabulary
+from checker.engine.game import Context
+from checker.engine.procedure import StepHandlers
+from checker.engine.trace import Entity, mechanic
+from checker.engine.vocabulary import Vocabulary
 
 from ..state import BOOK_PAGES, LAST_OPENING, Battle, Card, Kept, Mamodo, Player, SpellOut, State, base_name, other
 

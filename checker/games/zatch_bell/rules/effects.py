@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from checker.game import Context
-from checker.stack import ResponseStack
-from checker.statecopy import Snapshot
-from checker.trace import mechanic
-from checker.vocabulary import ref
+from checker.engine.game import Context
+from checker.engine.stack import ResponseStack
+from checker.engine.statecopy import Snapshot
+from checker.engine.trace import mechanic
+from checker.engine.vocabulary import ref
 
 from ..state import BOOK_PAGES, Effect, Kept, Mamodo, Player, SpellOut, State, other
 from .common import (

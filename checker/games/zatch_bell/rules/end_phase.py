@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from checker.game import Context
-from checker.vocabulary import ref
+from checker.engine.game import Context
+from checker.engine.vocabulary import ref
 
 from ..state import LAST_OPENING, Effect, Kept, Mamodo, Player, State
 from .common import (

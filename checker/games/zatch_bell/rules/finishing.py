@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context
+from checker.engine.game import Context
 
 from ..state import State
 from .common import CUT_IN, card

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context
-from checker.trace import mechanic
+from checker.engine.game import Context
+from checker.engine.trace import mechanic
 
 from ..state import PLAYERS, Mamodo, Player, State, other
 from .common import BOOK, MP, MP_PER_PAGE, card, steps

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context
-from checker.vocabulary import ref
+from checker.engine.game import Context
+from checker.engine.vocabulary import ref
 
 from ..state import PLAYERS, Card, Mamodo, Player, State
 from .common import BATTLE, BOOK, DUAL_LIMIT, DUAL_PETRIFIED, MAX_IN_PLAY, MJ12_NAME, PETRIFIED, QA_SEPARATE, card, vocabulary

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from checker.game import Context
-from checker.stack import Link, ResponseStack
-from checker.statecopy import Snapshot
+from checker.engine.game import Context
+from checker.engine.stack import Link, ResponseStack
+from checker.engine.statecopy import Snapshot
 
 from ..state import Applied, Effect, Kept, Player, State, other
 from .common import (

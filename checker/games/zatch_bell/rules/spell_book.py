@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
-from checker.errors import InputError
-from checker.game import Book, Context
+from checker.engine.errors import InputError
+from checker.engine.game import Book, Context
 
 from ..state import BOOK_PAGES, LAST_OPENING, PLAYERS, Card, Mamodo, Player, State, build_players, card_book, take_from_book
 from .common import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.game import Context
-from checker.vocabulary import ref
+from checker.engine.game import Context
+from checker.engine.vocabulary import ref
 
 from ..state import LAST_OPENING, State
 from .common import (

@@ -1,0 +1,86 @@
+"""Candidate disputes: question scenarios found by the search, written for a person to review.
+
+A candidate is an ordinary question file (no ``expect:``), marked ``status: disputed``,
+that cites the one ambiguous ruling whose reading changes its outcome; its notes say it
+was found automatically and what each reading gives. Candidates live outside
+``scenarios/`` (default ``candidates/<game>/``): they join the golden suite only when a
+person moves them there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+from checker.run.compare import shown
+from checker.commands.readings import Variation
+from checker.commands.report import yaml_text
+from checker.format.scenario import MODELINE, schema_reference
+
+#: Scenario data: ``initial``, ``cards`` (optional) and ``actions``, as a scenario file writes them.
+ScenarioData = dict[str, Any]
+#: Differing facts named in a candidate's notes, per reading; the file itself shows the rest.
+FACTS_IN_NOTES = 6
+#: How :attr:`checker.commands.readings.Branch.asserted` labels a question's outcome facts; the notes leave it out.
+FINAL = "final outcome: "
+
+
+def canonical(data: Mapping[str, Any]) -> str:
+    """The data as one stable text (what a candidate's id hashes)."""
+    return json.dumps(data, sort_keys=True, default=str)
+
+
+def candidate_id(ruling: str, data: ScenarioData) -> str:
+    """``candidate-<ruling>-<hash of the data>``: the same scenario always gets the same id."""
+    digest = hashlib.sha1(canonical(data).encode("utf-8")).hexdigest()[:8]
+    return f"candidate-{re.sub(r'[^a-z0-9]+', '-', ruling.lower()).strip('-')}-{digest}"
+
+
+def document(game_id: str, ruling: str, data: ScenarioData, notes: str = "") -> dict[str, Any]:
+    """The candidate as a scenario file's data, keys in the order a person reads them."""
+    doc: dict[str, Any] = {
+        "id": candidate_id(ruling, data),
+        "game": game_id,
+        "title": f"Found automatically: the reading of {ruling} changes this outcome",
+        "rulings": [ruling],
+        "status": "disputed",
+        "notes": notes,
+    }
+    if data.get("cards"):
+        doc["cards"] = data["cards"]
+    doc["initial"] = data["initial"]
+    doc["actions"] = data["actions"]
+    return doc
+
+
+def notes(variation: Variation) -> str:
+    """What changes with the ruling's reading: the refusals and the outcome facts that differ, the broad ones first."""
+    ruling = variation.ruling
+    changed = sorted(variation.differing(), key=lambda key: key.count("."))
+    listed, more = changed[:FACTS_IN_NOTES], len(changed) - FACTS_IN_NOTES
+    parts = [
+        f"under {branch.readings[ruling]}, "
+        + ", ".join(f"{key.removeprefix(FINAL)} = {shown(branch.asserted.get(key))}" for key in listed)
+        for branch in variation.branches
+    ]
+    rest = f" ({more} more facts differ: run `checker readings` on this file.)" if more > 0 else ""
+    return (
+        "Found automatically by `checker disputes --find`, then shrunk: review it, and promote it to the scenarios "
+        f"folder (with the reading adopted or expectations added) or delete it. What changes with {ruling}: "
+        + "; ".join(parts) + "." + rest
+    )
+
+
+def text(doc: Mapping[str, Any], schema_ref: str) -> str:
+    return f"{MODELINE}{schema_ref}\n" + yaml_text(dict(doc), flow_leaves=True)
+
+
+def write(doc: Mapping[str, Any], folder: Path, schema: Path) -> Path:
+    """Write the candidate into ``folder`` (created if needed), its modeline pointing at ``schema``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{doc['id']}.yaml"
+    path.write_text(text(doc, schema_reference(schema, folder)), encoding="utf-8")
+    return path

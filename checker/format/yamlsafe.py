@@ -1,0 +1,378 @@
+"""Safe YAML loading that remembers where every value came from.
+
+Scenario files are untrusted. PyYAML's ``SafeLoader`` already refuses to build
+arbitrary objects; on top of it this module
+
+* bounds the file size, the nesting depth and the number of nodes after alias
+  expansion (so a "billion laughs" file is refused, not expanded);
+* refuses explicit tags, merge keys, non-string keys and duplicate keys, an alias to a
+  value that contains it, and whole numbers of more than ``MAX_DIGITS`` characters;
+* records the line and column of every key and value, so a later error about
+  ``actions[2].card`` can point at the exact place in the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from checker.engine.errors import DataPath, InputError, Position
+
+#: LibYAML's parser when PyYAML was built with it (its wheels are), else the pure-Python one.
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 32
+MAX_NODES = 50_000
+MAX_DIGITS = 100  # far beyond any number a game uses, far below Python's own conversion limit
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_INT = "tag:yaml.org,2002:int"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+
+class Document:
+    """Plain data (dicts, lists, scalars) plus where each piece was written.
+
+    A document read from ``source`` text works out its positions when they are first asked
+    for (an error to locate, a mismatch to point at), by reading the text again.
+    """
+
+    def __init__(self, data: Any, source: str | None = None) -> None:
+        self.data = data
+        self._source = source
+        self._value_marks: dict[DataPath, Position] = {}
+        self._key_marks: dict[DataPath, Position] = {}
+
+    @property
+    def value_marks(self) -> dict[DataPath, Position]:
+        self._mark()
+        return self._value_marks
+
+    @property
+    def key_marks(self) -> dict[DataPath, Position]:
+        self._mark()
+        return self._key_marks
+
+    def _mark(self) -> None:
+        if self._source is not None:
+            marked = _load_marked(self._source)
+            self._value_marks, self._key_marks, self._source = marked.value_marks, marked.key_marks, None
+
+    def position(self, path: DataPath, *, on_key: bool = False) -> Position | None:
+        """The position of ``path``, or of its nearest ancestor that has one."""
+        if on_key and path in self.key_marks:
+            return self.key_marks[path]
+        probe = tuple(path)
+        while True:
+            if probe in self.value_marks:
+                return self.value_marks[probe]
+            if not probe:
+                return None
+            probe = probe[:-1]
+
+    def locate(self, error: InputError) -> InputError:
+        """The error, and every further problem it carries, with their lines and columns."""
+        located = error if error.position is not None else error.located(self.position(error.path, on_key=error.on_key))
+        if not error.also:
+            return located
+        return located.with_others(self.locate(other) for other in error.also)
+
+
+def _position(mark: Any) -> Position | None:
+    if mark is None:
+        return None
+    return Position(mark.line + 1, mark.column + 1)
+
+
+def _load_within_size(text: str) -> Document:
+    data = _load_plain(text)
+    return _load_marked(text) if data is _UNSURE else Document(data, source=text)
+
+
+def _load_marked(text: str) -> Document:
+    """The document with every position, or the :class:`InputError` the text deserves."""
+    try:
+        _check_depth(text)
+        loader = Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise InputError(
+            f"YAML syntax: {problem}", expected="well-formed YAML", position=_position(mark)
+        ) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        at = exc.position
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise InputError(
+            f"YAML syntax: {exc.reason} (character U+{code:04X})", expected="well-formed YAML",
+            position=Position(text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1),
+        ) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"YAML syntax: {exc}", expected="well-formed YAML", position=Position(1, 1)) from None
+    if root is None:
+        raise InputError("the file is empty", expected="a scenario mapping", position=Position(1, 1))
+    document = Document(data=None)
+    document.data = _Converter(document).convert(root, ())
+    return document
+
+
+_UNSURE = object()
+
+
+def _load_plain(text: str) -> Any:
+    """The data of a document within every limit, without positions; ``_UNSURE`` if anything is unusual.
+
+    Whatever this returns, :func:`_load_marked` returns too; anything it is not sure of (a syntax
+    error, a limit, an alias nested too deep) is left to :func:`_load_marked`, which says what is wrong.
+    """
+    try:
+        loader = _QuickLoader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        return _UNSURE if root is None else _PlainConverter().convert(root, 0)
+    except Exception:
+        return _UNSURE
+
+
+class _QuickLoader(Loader):  # type: ignore[misc, valid-type]
+    """``Loader``, resolving tags sooner: it has no path resolvers, so a plain scalar's tag depends on its text alone."""
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is not ScalarNode:
+            return str(super().resolve(kind, value, implicit))
+        if not implicit[0] or value[:1] not in _MAY_BE_TYPED:
+            return _STR
+        tag = _TAG_OF_PLAIN.get(value)
+        if tag is None:
+            tag = str(super().resolve(kind, value, implicit))
+            if len(value) <= 64 and len(_TAG_OF_PLAIN) < 10_000:
+                _TAG_OF_PLAIN[value] = tag
+        return tag
+
+
+assert not Loader.yaml_path_resolvers
+#: What a plain scalar that is not text may start with: YAML 1.1's implicit types are looked up by first character
+#: (``""`` for the empty scalar), and none applies to every character.
+_MAY_BE_TYPED = frozenset(Loader.yaml_implicit_resolvers)
+assert None not in _MAY_BE_TYPED
+_TAG_OF_PLAIN: dict[str, str] = {}
+
+
+class _Unsure(Exception):
+    pass
+
+
+_CONSTRUCTOR = yaml.SafeLoader("")
+_SCALARS = {tag: _CONSTRUCTOR.yaml_constructors[tag].__get__(_CONSTRUCTOR) for tag in _PLAIN_TAGS}
+_STR = "tag:yaml.org,2002:str"
+
+
+class _PlainConverter:
+    """Nodes to plain data, refusing (``_Unsure``) whatever :class:`_Converter` would refuse.
+
+    Nesting is counted on the tree, aliases expanded, so it is never less than the parser's
+    nesting :func:`_check_depth` counts; an alias to a value that contains it nests without end.
+    """
+
+    def __init__(self) -> None:
+        self.nodes = 0
+
+    def convert(self, node: Node, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _Unsure
+        kind = type(node)
+        if kind is ScalarNode:
+            tag = node.tag
+            if tag == _STR or tag == _TIMESTAMP:
+                return node.value
+            if tag == _INT:
+                value = node.value
+                if len(value) > MAX_DIGITS:
+                    raise _Unsure
+                if value.isdecimal() and value.isascii() and (value[0] != "0" or value == "0"):
+                    return int(value)  # what YAML 1.1's int constructor gives a plain decimal (no sign, base, "_" or ":")
+            elif tag not in _SCALARS:
+                raise _Unsure
+            return _SCALARS[tag](node)
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _Unsure
+        if kind is SequenceNode and node.tag == _SEQ:
+            return [self.convert(item, depth) for item in node.value]
+        if kind is MappingNode and node.tag == _MAP:
+            result: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if type(key_node) is not ScalarNode or key_node.tag not in _PLAIN_TAGS:
+                    raise _Unsure
+                key = str(key_node.value)
+                if key in result:
+                    raise _Unsure
+                result[key] = self.convert(value_node, depth)
+            return result
+        raise _Unsure
+
+
+def load_file(path: str) -> Document:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror}") from None
+    if len(raw) > MAX_BYTES:
+        raise InputError(
+            f"file is larger than the {MAX_BYTES} bytes allowed",
+            expected="a scenario of at most 256 KiB",
+            position=Position(1, 1),
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"not UTF-8 text (byte {exc.start})", expected="a UTF-8 encoded YAML file",
+            position=Position(raw.count(b"\n", 0, exc.start) + 1, exc.start - line_start + 1),
+        ) from None
+    return _load_within_size(text)  # its size checked above, in bytes
+
+
+def _check_depth(text: str) -> None:
+    """Refuse deep nesting from the event stream, before any tree is built."""
+    depth = 0
+    documents = 0
+    for event in yaml.parse(text, Loader=Loader):
+        if isinstance(event, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                raise InputError(
+                    "more than one YAML document in the file",
+                    expected="one scenario per file (no second '---')",
+                    position=_position(event.start_mark),
+                )
+        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise InputError(
+                    f"nesting deeper than {MAX_DEPTH} levels",
+                    expected=f"at most {MAX_DEPTH} nested mappings or lists",
+                    position=_position(event.start_mark),
+                )
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+
+
+class _Converter:
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.nodes = 0
+        self.constructor = yaml.SafeLoader("")
+        self.open: set[int] = set()  # the mappings and lists being converted: an alias to one of them is a loop
+
+    def convert(self, node: Node, path: DataPath) -> Any:
+        if id(node) in self.open:
+            raise InputError(
+                "an alias refers to a mapping or list that contains it (the value would never end)",
+                expected="an alias to a value outside itself, or the value written out",
+                position=self.document.key_marks.get(path) or _position(node.start_mark),
+            )
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise InputError(
+                f"the document expands to more than {MAX_NODES} values (alias expansion?)",
+                expected="a scenario without runaway aliases",
+                position=_position(node.start_mark),
+            )
+        self.document.value_marks.setdefault(path, _position(node.start_mark))  # type: ignore[arg-type]
+        if isinstance(node, ScalarNode):
+            return self._scalar(node)
+        if isinstance(node, SequenceNode):
+            self._require_tag(node, _SEQ)
+            with self._inside(node):
+                return [self.convert(item, path + (index,)) for index, item in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            self._require_tag(node, _MAP)
+            with self._inside(node):
+                return self._mapping(node, path)
+        raise InputError("unsupported YAML node", position=_position(node.start_mark))
+
+    @contextlib.contextmanager
+    def _inside(self, node: Node) -> Iterator[None]:
+        self.open.add(id(node))
+        try:
+            yield
+        finally:
+            self.open.discard(id(node))
+
+    def _require_tag(self, node: Node, tag: str) -> None:
+        if node.tag != tag:
+            raise InputError(
+                f"YAML tag '{node.tag}' is not allowed",
+                expected="plain mappings, lists and scalars without tags",
+                position=_position(node.start_mark),
+            )
+
+    def _scalar(self, node: ScalarNode) -> Any:
+        if node.tag == _TIMESTAMP:
+            return node.value
+        if node.tag not in _PLAIN_TAGS:
+            raise InputError(
+                f"YAML tag '{node.tag}' is not allowed",
+                expected="plain text, numbers, true/false or null",
+                position=_position(node.start_mark),
+            )
+        if node.tag == _INT and len(node.value) > MAX_DIGITS:
+            raise InputError(
+                f"a whole number written with {len(node.value)} characters, more than the {MAX_DIGITS} allowed",
+                expected=f"a number of at most {MAX_DIGITS} digits",
+                position=_position(node.start_mark),
+            )
+        return self.constructor.construct_object(node, deep=True)
+
+    def _mapping(self, node: MappingNode, path: DataPath) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise InputError(
+                    "merge keys ('<<') are not supported",
+                    expected="each key written out",
+                    position=_position(key_node.start_mark),
+                )
+            if not isinstance(key_node, ScalarNode) or key_node.tag not in _PLAIN_TAGS:
+                raise InputError(
+                    "a mapping key must be plain text",
+                    expected="a text key",
+                    position=_position(key_node.start_mark),
+                )
+            key = str(key_node.value)
+            if key in result:
+                raise InputError(
+                    f"duplicate key '{key}'",
+                    expected="each key once per mapping",
+                    position=_position(key_node.start_mark),
+                )
+            self.document.key_marks[path + (key,)] = _position(key_node.start_mark)  # type: ignore[assignment]
+            result[key] = self.convert(value_node, path + (key,))
+        return result

@@ -1,0 +1,147 @@
+"""Many scenarios at once: finding files, loading them, ids unique across the set."""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from checker.engine.errors import InputError
+from checker.engine.game import Game
+from checker.format.gameindex import game_index
+from checker.run.runner import RunResult, run
+from checker.format.scenario import Scenario, load_scenario, scenario_from_data
+from checker.format.schema import Validator
+
+SUFFIXES = (".yaml", ".yml")
+
+
+class Suite:
+    """Scenarios of a set of games: finding, loading (ids unique across the set) and running them."""
+
+    def __init__(self, games: Mapping[str, Game], schema: dict[str, Any] | None = None) -> None:
+        """``schema``: the games' scenario schema when it is already built (else it is built here)."""
+        self.games = games
+        self.validator = Validator(games, schema)
+
+    def load(self, path: Path) -> Scenario | RunResult:
+        """The scenario in ``path``, or an ``invalid`` result saying what is wrong with it."""
+        try:
+            return load_scenario(path, self.games, self.validator)
+        except InputError as error:
+            return RunResult.invalid(str(path), error)
+
+    def from_data(self, data: Mapping[str, object], path: str, *, validate: bool = True) -> Scenario:
+        """A scenario from plain data (a file not yet written); raises :class:`InputError` if it is not valid.
+
+        ``validate=False`` skips the schema (see :func:`checker.format.scenario.scenario_from_data`).
+        """
+        return scenario_from_data(data, path, self.games, self.validator if validate else None)
+
+    def load_many(self, paths: Iterable[Path]) -> list[Scenario | RunResult]:
+        loaded: list[Scenario | RunResult] = []
+        first_file: dict[str, str] = {}
+        for path in paths:
+            item = self.load(path)
+            if isinstance(item, Scenario):
+                if item.id in first_file:
+                    item = self.duplicate(item, first_file[item.id])
+                else:
+                    first_file[item.id] = item.path
+            loaded.append(item)
+        return loaded
+
+    @staticmethod
+    def duplicate(item: Scenario | RunResult, first_file: str) -> RunResult:
+        """The result of a scenario whose id ``first_file`` already uses."""
+        assert isinstance(item, Scenario), "only a loaded scenario has an id"
+        error = InputError(
+            f"id {item.id!r} is already used by {first_file}", path=("id",), expected="an id unique across the repository"
+        )
+        return RunResult.invalid(item.path, item.document.locate(error))
+
+    def run_one(self, item: Scenario | RunResult, *, keep_starts: bool = False) -> RunResult:
+        if isinstance(item, RunResult):
+            return item
+        return run(item, self.games[item.game], keep_starts=keep_starts)
+
+    def check(self, paths: Iterable[str | Path]) -> list[RunResult]:
+        return [self.run_one(item) for item in self.load_many(scenario_files(paths))]
+
+
+@functools.cache
+def default() -> Suite:
+    """The games of this repository (``checker.games``), each imported when a scenario of it is loaded."""
+    index = game_index()
+    return Suite(index.games, index.schema)
+
+
+def games() -> Mapping[str, Game]:
+    return default().games
+
+
+def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The scenario files named by ``paths``: files as given, folders searched recursively.
+
+    Naming nothing that holds a scenario is bad input: a run that checked nothing must not
+    look like a run where everything passed.
+    """
+    found: list[Path] = []
+    named = [Path(raw) for raw in paths]
+    for path in named:
+        if path.is_dir():
+            found += _files_under(path)
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise InputError(f"no such file or folder: {path}", expected="a scenario file or a folder of them")
+    if not found:
+        where = ", ".join(str(path) for path in named) or "nothing named"
+        raise InputError(f"no scenario found in {where}", expected=f"files ending in {' or '.join(SUFFIXES)}")
+    return found
+
+
+def _files_under(folder: Path) -> list[Path]:
+    """The scenario files in ``folder`` and its subfolders (not those reached through a symbolic link to a
+    folder), in path order: ``sorted(p for p in folder.rglob("*") if p.suffix in SUFFIXES and p.is_file())``,
+    from one ``scandir`` a folder."""
+    found: list[Path] = []
+    folders = [str(folder)]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+                elif os.path.splitext(entry.name)[1] in SUFFIXES and entry.is_file():
+                    found.append(Path(entry.path))
+    return sorted(found, key=lambda path: path.parts)
+
+
+def load(path: Path) -> Scenario | RunResult:
+    return default().load(path)
+
+
+def load_many(paths: Iterable[Path]) -> list[Scenario | RunResult]:
+    return default().load_many(paths)
+
+
+def run_one(item: Scenario | RunResult, *, keep_starts: bool = False) -> RunResult:
+    return default().run_one(item, keep_starts=keep_starts)
+
+
+def check(paths: Iterable[str | Path]) -> list[RunResult]:
+    return default().check(paths)
+
+
+def exit_code(results: list[RunResult]) -> int:
+    return exit_code_of(result.verdict for result in results)
+
+
+def exit_code_of(verdicts: Iterable[str]) -> int:
+    found = set(verdicts)
+    if "invalid" in found:
+        return 2
+    if found & {"fail", "error"}:
+        return 1
+    return 0
