@@ -10,11 +10,14 @@ trace says which rulings allow the action.
 A moves module may also give ``canonical(action)``: the action with every choice the rules
 default written out, so that a scenario's ``{action: defend, mamodo: X, spell: Y}`` and the
 listed ``{..., page: 3}`` are known for the same action. Without it, actions are compared as
-written.
+written. Where a default depends on where play stands (the open page that holds the card), the
+game's ``canonical(action, state)`` takes the state the action is played at as well; it is
+given whenever it is known.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -39,10 +42,15 @@ def lists_actions(game: Game) -> bool:
     return game.moves is not None
 
 
-def canonical(game: Game, action: Action) -> dict[str, Any]:
-    """The action with the choices its rules default written out (the game's ``canonical``), else as written."""
+def canonical(game: Game, action: Action, state: Any = None) -> dict[str, Any]:
+    """The action with the choices its rules default written out (the game's ``canonical``, given ``state`` when it
+    takes one and it is known), else as written."""
     normal = getattr(game.moves, "canonical", None)
-    return dict(normal(action)) if normal is not None else dict(action)
+    if normal is None:
+        return dict(action)
+    if state is not None and len(inspect.signature(normal).parameters) > 1:
+        return dict(normal(action, state))
+    return dict(normal(action))
 
 
 def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> list[Option]:
@@ -54,7 +62,7 @@ def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> li
     seen: set[str] = set()
     assert game.moves is not None
     for candidate in game.moves.candidates(state):
-        action = canonical(game, candidate)
+        action = canonical(game, candidate, state)
         key = repr(sorted(action.items()))
         if key in seen:
             continue
@@ -75,7 +83,8 @@ def legal_actions(game: Game, state: Any, pins: Mapping[str, str] | None = None)
     return [option.action for option in options(game, state, pins)]
 
 
-def listed(game: Game, action: Action, actions: Iterable[Action]) -> bool:
-    """Whether ``action``, as a scenario writes it, is among ``actions`` (both compared in canonical form)."""
-    wanted = canonical(game, action)
-    return any(canonical(game, other) == wanted for other in actions)
+def listed(game: Game, action: Action, actions: Iterable[Action], state: Any = None) -> bool:
+    """Whether ``action``, as a scenario writes it, is among ``actions`` (both compared in canonical form, at ``state``
+    when it is given: where they are played)."""
+    wanted = canonical(game, action, state)
+    return any(canonical(game, other, state) == wanted for other in actions)
