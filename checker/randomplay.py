@@ -38,13 +38,14 @@ class Start:
     actions: tuple[Mapping[str, Any], ...]
 
 
-def starts(game: Game, scenarios: Iterable[Scenario]) -> list[Start]:
-    """The starts the scenarios of ``game`` give, in their order: each one whose initial state the rules accept."""
+def starts(game: Game, scenarios: Iterable[Scenario], pins: Mapping[str, str] | None = None) -> list[Start]:
+    """The starts the scenarios of ``game`` give, in their order: each one whose initial state the rules accept under
+    the readings ``pins`` (else the defaults), which random play uses too."""
     found = []
     for scenario in scenarios:
         if scenario.game != game.id:
             continue
-        context = Context(game, scenario.readings)
+        context = Context(game, pins)
         try:
             state = game.setup(scenario.initial, scenario.cards, context)
         except (Rejection, InputError):
@@ -62,14 +63,17 @@ def starts(game: Game, scenarios: Iterable[Scenario]) -> list[Start]:
 
 def play(game: Game, start: Start, prefix: int, choose: Any, *, max_actions: int = MAX_ACTIONS,
          pins: Mapping[str, str] | None = None) -> ScenarioData:
-    """The scenario data of one random game: ``start`` with the first ``prefix`` of its actions, then up to
-    ``max_actions`` actions, each picked from what the rules allow by ``choose(options) -> action or None`` (``None``
-    stops play)."""
+    """The scenario data of one random game: ``start`` with the first ``prefix`` of its actions (up to the first the
+    rules refuse under ``pins``, when they are not the readings the start was made with), then up to ``max_actions``
+    actions, each picked from what the rules allow by ``choose(options) -> action or None`` (``None`` stops play)."""
     context = Context(game, pins)
     state = game.setup(start.initial, start.cards, context)
     actions: list[dict[str, Any]] = []
     for action in start.actions[:prefix]:
-        state = game.apply(state, action, context)
+        try:
+            state = game.apply(state, action, context)
+        except Rejection:
+            break
         actions.append(copy.deepcopy(dict(action)))
     for _ in range(max_actions):
         allowed = legal_actions(game, state, pins)
