@@ -69,7 +69,7 @@ class LegalAudit:
         played = self.scenario.actions[self.index].data
         if self._accepts(state, played):
             self.checked += 1
-            if not legal.listed(self.game, played, listed):
+            if not legal.listed(self.game, played, listed, state):
                 self.problems.append(f"action {self.index + 1}: {dict(played)} is accepted, and not listed")
         self.index += 1
 

@@ -9,10 +9,11 @@ trace says which rulings allow the action. A candidate the rules cannot carry ou
 (:class:`checker.engine.errors.InputError`: a Chain that resolves onto an effect left without its
 target, say) is not allowed either.
 
-A moves module may also give ``canonical(action)``: the action with every choice the rules
+A moves module may also give ``canonical(action, state)``: the action with every choice the rules
 default written out, so that a scenario's ``{action: defend, mamodo: X, spell: Y}`` and the
-listed ``{..., page: 3}`` are known for the same action. Without it, actions are compared as
-written.
+listed ``{..., page: 3}`` are known for the same action. It is given the state the action is played
+at (``None`` where that is not known), for a default that depends on where play stands (the open
+page that holds the card). Without it, actions are compared as written.
 
 Where the players choose at once and the rules judge each player's choice on its own (a deal
 of every hand, a round of every player's card), the combinations may be far too many to list
@@ -48,10 +49,11 @@ def lists_actions(game: Game) -> bool:
     return game.moves is not None
 
 
-def canonical(game: Game, action: Action) -> dict[str, Any]:
-    """The action with the choices its rules default written out (the game's ``canonical``), else as written."""
+def canonical(game: Game, action: Action, state: Any = None) -> dict[str, Any]:
+    """The action with the choices its rules default written out at ``state`` (the game's ``canonical``), else as
+    written."""
     normal = getattr(game.moves, "canonical", None)
-    return dict(normal(action)) if normal is not None else dict(action)
+    return dict(normal(action, state)) if normal is not None else dict(action)
 
 
 def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> list[Option]:
@@ -64,7 +66,7 @@ def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> li
     seen: set[str] = set()
     assert game.moves is not None
     for candidate in game.moves.candidates(state):
-        action = canonical(game, candidate)
+        action = canonical(game, candidate, state)
         key = repr(sorted(action.items()))
         if key in seen:
             continue
@@ -85,11 +87,12 @@ def legal_actions(game: Game, state: Any, pins: Mapping[str, str] | None = None)
     return [option.action for option in options(game, state, pins)]
 
 
-def listed(game: Game, action: Action, actions: Iterable[Action]) -> bool:
-    """Whether ``action``, as a scenario writes it, is among ``actions`` (both compared in canonical form), or, for a
-    game whose moves module gives ``parts``, combines its players' choices from listed actions that share the rest."""
-    wanted = canonical(game, action)
-    others = [canonical(game, other) for other in actions]
+def listed(game: Game, action: Action, actions: Iterable[Action], state: Any = None) -> bool:
+    """Whether ``action``, as a scenario writes it, is among ``actions`` (both compared in canonical form, at ``state``
+    when it is given: where they are played), or, for a game whose moves module gives ``parts``, combines its players'
+    choices from listed actions that share the rest."""
+    wanted = canonical(game, action, state)
+    others = [canonical(game, other, state) for other in actions]
     if wanted in others:
         return True
     split = getattr(game.moves, "parts", None)

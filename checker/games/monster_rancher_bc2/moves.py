@@ -68,7 +68,7 @@ def candidates(state: State) -> Iterator[Action]:
     yield {"action": "end-turn", "player": active}
 
 
-def canonical(action: Mapping[str, Any]) -> Action:
+def canonical(action: Mapping[str, Any], state: Any = None) -> Action:
     """The action with the choices the rules default written out: no cards combined (``combo: []``), one card drawn;
     a split's shares of 0 left out (a share of 0 damages nothing) and no cards chosen left out."""
     normal = dict(action)

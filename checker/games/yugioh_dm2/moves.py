@@ -135,7 +135,7 @@ def _calculations(state: State) -> Iterator[dict[str, Any]]:
         yield {"action": "calculate", "flip_targets": dict(zip(flipping, chosen))}
 
 
-def canonical(action: Mapping[str, Any]) -> dict[str, Any]:
+def canonical(action: Mapping[str, Any], state: Any = None) -> dict[str, Any]:
     """The action as :func:`candidates` writes it: the turn player's actions without ``player``, an attack's
     monsters as ``attacker``/``target`` or, for a group, ``attackers``/``targets`` in name order, and only the
     target form the rules read (``direct`` over ``target_zone`` over ``targets`` over ``target``); a calculation

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from checker.engine.game import EntityKind, Game
-from checker.games.zatch_bell import rules
+from checker.games.zatch_bell import moves, rules
 
 
 class ZatchBell(Game):
     id = "zatch-bell"
     title = "Zatch Bell! The Card Battle"
     rules = rules
+    moves = moves
     source = "zatch-bell-card-battle-manual.md"
     entity_kinds = {
         "card": EntityKind("A MAMODO, PARTNER, MJ12, SPELL or EVENT card", open_questions=True),
