@@ -122,7 +122,8 @@ def scenarios(game: Game, origins: Sequence[Start], *, max_actions: int = MAX_AC
             if remaining[0] <= 0:
                 return None
             remaining[0] -= 1
-            return draw(st.sampled_from(allowed))
+            picked: dict[str, Any] = draw(st.sampled_from(allowed))
+            return picked
 
         return play(game, start, prefix, choose, max_actions=max_actions, pins=pins)
 

@@ -143,7 +143,8 @@ def defaults(game: Game) -> list[Default]:
 def with_defaults(game: Game, initial: Mapping[str, Any]) -> dict[str, Any]:
     """The initial state with every default value written out where the state leaves the key out."""
     schema = _Schema(game)
-    return _fill(schema, schema.resolve({"$ref": "#/state"}), copy.deepcopy(dict(initial)))
+    filled: dict[str, Any] = _fill(schema, schema.resolve({"$ref": "#/state"}), copy.deepcopy(dict(initial)))
+    return filled
 
 
 def _fill(schema: _Schema, node: dict[str, Any], data: Any, depth: int = 0) -> Any:

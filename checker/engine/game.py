@@ -41,7 +41,7 @@ class Book(Shared, dict[str, Any]):
     def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("a Book is read-only: every copy of the state shares it")
 
-    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _read_only
 
     def __reduce__(self) -> tuple[type["Book"], tuple[dict[str, Any]]]:
         return Book, (dict(self),)

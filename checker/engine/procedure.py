@@ -303,6 +303,7 @@ class Walker(Generic[S]):
         if window is None:
             raise context.reject("no-window", f"nothing may be played during {step_id}")
         if window.admits(classes):
+            assert step_id is not None  # only a step of the procedure has a window
             if window.admits_ruling:
                 context.note(window.admits_ruling, f"{name} may be played now ({self._located[step_id][1].title})",
                              involves=involves)

@@ -25,7 +25,8 @@ _PROTOCOL = ("__deepcopy__", "__reduce__", "__reduce_ex__", "__getstate__", "__s
 
 def deep_copy(value: T) -> T:
     memo: Memo = {}
-    return _copy(value, memo)
+    copied: T = _copy(value, memo)
+    return copied
 
 
 class Shared:
@@ -169,7 +170,8 @@ def _dataclass_copier(kind: type) -> Callable[[Any, Memo], Any]:
     namespace = {"cls": kind, "_new": object.__new__, "_set": object.__setattr__, "_ATOMIC": _ATOMIC, "_copy": _copy,
                  "_copy_object": _copy_object}
     exec("\n".join(lines), namespace)  # noqa: S102 - source made above from the class's own field names
-    return namespace["copy"]  # type: ignore[no-any-return]
+    copier: Callable[[Any, Memo], Any] = namespace["copy"]  # type: ignore[assignment]  # made by exec above
+    return copier
 
 
 def _deepcopy(value: Any, memo: Memo) -> Any:
@@ -182,7 +184,7 @@ def _shared(value: Any, memo: Memo) -> Any:
 
 def _copier_for(kind: type) -> Callable[[Any, Memo], Any]:
     """How ``copy.deepcopy`` copies a ``kind``, done without its general machinery where that is safe."""
-    plain = {dict: _copy_dict, list: _copy_list, tuple: _copy_tuple, set: _copy_set, frozenset: _copy_frozenset}
+    plain: dict[type, Callable[[Any, Memo], Any]] = {dict: _copy_dict, list: _copy_list, tuple: _copy_tuple, set: _copy_set, frozenset: _copy_frozenset}
     if kind in plain:
         return plain[kind]
     if issubclass(kind, Shared) and kind.__deepcopy__ is Shared.__deepcopy__:

@@ -253,7 +253,7 @@ def _independent(errors: list[InputError]) -> list[InputError]:
 
 def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
     catalogue = game.catalogue
-    cited = [((key, index), ruling_id) for key in ("rulings", "expect_cites", "expect_not_cited") for index, ruling_id in enumerate(data.get(key, ()))]
+    cited: list[tuple[tuple[str | int, ...], Any]] = [((key, index), ruling_id) for key in ("rulings", "expect_cites", "expect_not_cited") for index, ruling_id in enumerate(data.get(key, ()))]
     cited += [(("expect_trace", index, "cites"), step["cites"]) for index, step in enumerate(data.get("expect_trace", ())) if "cites" in step]
     for path, ruling_id in cited:
         if ruling_id not in catalogue:

@@ -12,7 +12,7 @@ import gc
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar, cast
 
 from checker.run.runner import RunResult, Verdict
 from checker.format.scenario import Scenario
@@ -74,7 +74,7 @@ def each(items: Sequence[Item], work: Callable[[Item], U], jobs: int,
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for done in pool.imap(_in_worker, _slices(items, jobs)):
-                yield from done
+                yield from cast("list[U]", done)
     finally:
         _work = None
 

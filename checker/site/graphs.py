@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -92,7 +93,7 @@ def fan_data(graph: nx.Graph, entity: Entity, shown: list[Entity], url: Callable
 
 
 def _node_size(degree: int) -> float:
-    return round(16 + min(14.0, 2 * degree ** 0.5), 1)
+    return round(16 + min(14.0, 2 * math.sqrt(degree)), 1)
 
 
 def _entity_node(graph: nx.Graph, entity: Entity, url: Callable[[Entity], str], styles: Mapping[str, KindStyle],

@@ -56,7 +56,7 @@ OURS = {"assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "asset
 SEARCH_INDEX = "search/search_index.json"
 
 
-class RulingsConfig(base.Config):
+class RulingsConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' Config.__init_subclass__
     scenarios = c.Type(str, default="scenarios")
     node_modules = c.Type(str, default="node_modules")
     jobs = c.Optional(c.Type(int))  # processes that play the scenarios and render the pages; default: one per core
@@ -69,6 +69,13 @@ class GeneratedFile(File):
 
     def is_modified(self) -> bool:
         return self.modified
+
+    @classmethod
+    def made(cls, config: MkDocsConfig, source: str, *, content: str) -> GeneratedFile:
+        """The file the plugin writes at ``source`` (MkDocs' ``File.generated``, typed as this class)."""
+        file = cls.generated(config, source, content=content)
+        assert isinstance(file, cls)
+        return file
 
 
 class GeneratedPage(Page):
@@ -86,7 +93,7 @@ class GeneratedPage(Page):
         self.written: WrittenPage | PackedPage | None = written
         self.read = written.read if isinstance(written, PackedPage) else None  # what MkDocs reads of it, when made
 
-    @property  # type: ignore[override]
+    @property
     def content(self) -> str | None:
         last = GeneratedPage._last
         if self._packed is None or (last is not None and last[0] is self._packed):
@@ -137,7 +144,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
         self.compiled[bucket.key] = bucket.bytecode_to_string()
 
 
-class RulingsPlugin(BasePlugin[RulingsConfig]):
+class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     def __init__(self) -> None:
         super().__init__()
         self.dirty = False
@@ -195,10 +202,10 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):
             if existing is not None:
                 files.remove(existing)
             if not isinstance(page, str):
-                file = GeneratedFile.generated(config, source, content="")  # read from self.written
+                file = GeneratedFile.made(config, source, content="")  # read from self.written
                 digests[source] = page.digest
             else:
-                file = GeneratedFile.generated(config, source, content=page)
+                file = GeneratedFile.made(config, source, content=page)
                 digests[source] = WrittenPage({}, page).digest
             file.modified = not self.dirty or settings != self.settings or digests[source] != self.digests.get(source)
             if file.modified and not isinstance(page, str):

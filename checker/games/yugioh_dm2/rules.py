@@ -263,6 +263,7 @@ def _check_window(context: Context, state: State, card: Card) -> None:
         _check_attack_response(context, state, card, involves)
     if step == MAIN:
         return
+    assert step is not None  # a step with a window is a step of the procedure
     if context.walker.where(step)[0].id == "damage-step":
         involves.append(mechanic("Damage Step"))
     window = context.walker.window(step)
@@ -741,7 +742,7 @@ def _record(state: State, battle: Battle) -> None:
 @steps("after-damage-calculation")
 def after_damage_calculation(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = the_battle(state)
-    triggered: list[Link] = []
+    triggered: list[Link[Any]] = []
     choices = action.get("flip_targets", {})
     for name in battle.flipped:
         monster = state.monster(name)

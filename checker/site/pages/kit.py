@@ -84,7 +84,11 @@ def with_heading_ids(html_text: str) -> str:
 IDENTIFIED = re.compile(r'<h([2-4]) id="([^"]+)">(.*?)<a class="headerlink"', re.S)
 
 
-def toc_tokens(html_text: str) -> list[dict[str, Any]]:
+#: Markdown's table-of-contents tokens, as MkDocs' ``get_toc`` takes them (nested dicts of ids, names, levels).
+TocTokens = list[Any]
+
+
+def toc_tokens(html_text: str) -> TocTokens:
     """The table of contents of a page written by :func:`markdown_page`, as Markdown's toc extension gives it."""
     tokens: list[dict[str, Any]] = []
     open_levels: list[dict[str, Any]] = []

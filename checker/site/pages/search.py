@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from material.plugins.search.plugin import Parser, SearchIndex
 
@@ -26,14 +26,14 @@ def searchable(html_text: str, summary_only: bool) -> str:
 class _Indexed:
     """What the search plugin reads of a page besides its sections: its meta (title, tags, boost)."""
 
-    meta: dict[str, Any]
+    meta: Mapping[str, Any]
 
     @property
     def title(self) -> Any:
         return self.meta.get("title")
 
 
-def search_entries(meta: dict[str, Any], toc: Any, page_url: str, html_text: str) -> list[dict[str, Any]]:
+def search_entries(meta: Mapping[str, Any], toc: Any, page_url: str, html_text: str) -> list[dict[str, Any]]:
     """The search plugin's entries for a page at ``page_url``, its sections split and read by the plugin's own parser."""
     index = SearchIndex()
     parser = Parser()
@@ -42,4 +42,5 @@ def search_entries(meta: dict[str, Any], toc: Any, page_url: str, html_text: str
     for section in parser.data:
         if not section.is_excluded():
             index.create_entry_for_section(section, toc, page_url, _Indexed(meta))
-    return index.entries
+    entries: list[dict[str, Any]] = index.entries
+    return entries

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from mkdocs.structure.toc import get_toc
 
-from checker.site.pages.kit import esc, toc_tokens, url, with_heading_ids
+from checker.site.pages.kit import TocTokens, esc, toc_tokens, url, with_heading_ids
 from checker.site.pages.search import search_entries, searchable
 
 
@@ -53,7 +53,7 @@ ANCHOR = re.compile(r'\sid="([^"]+)"')
 class Read:
     """What MkDocs reads of a page besides its HTML: its table of contents, the anchors it has, its search entries."""
 
-    headings: list[dict[str, Any]]  # :func:`toc_tokens`
+    headings: TocTokens  # :func:`toc_tokens`
     anchors: frozenset[str]
     search: list[dict[str, Any]] | None  # :func:`search_entries` (None: not made)
 

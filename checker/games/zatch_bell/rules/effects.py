@@ -307,7 +307,7 @@ def discard(context: Context, state: State, owner: str, source: str, effect: Eff
 
 def _check_selected_type(context: Context, state: State, source: str, effect: Effect, name: str | None) -> None:
     """ "Select 1 *type* card" selects a card of that type; "Select 1 card" one of any type."""
-    kind = state.card(name).type if name in state.cards else None
+    kind = state.card(name).type if name is not None and name in state.cards else None
     if effect.of_type is None:
         context.note("zb.glossary.select-one-card", f"{source}'s effect selects 1 card of any type: {name} ({kind})",
                      involves=[card(source)])

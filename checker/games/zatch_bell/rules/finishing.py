@@ -61,7 +61,7 @@ def _is_cut_in(state: State, action: Mapping[str, Any]) -> bool:
         return False
     effects = state.card(action["card"]).effects
     index = action.get("effect", 0)
-    return index < len(effects) and effects[index].is_cut_in
+    return bool(index < len(effects) and effects[index].is_cut_in)
 
 
 def settle(context: Context, state: State) -> None:

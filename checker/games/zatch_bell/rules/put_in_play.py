@@ -167,6 +167,7 @@ def _put_dual(context: Context, state: State, player: Player, kind: Card, page: 
 
 
 def _place_on_top(context: Context, state: State, player: Player, kind: Card, page: int) -> None:
+    assert kind.placed_on is not None  # only a card put in play on top of another comes here
     below = next((m for m in player.mamodo if m.card == kind.placed_on), None)
     if below is None:
         raise context.reject("nothing-to-place-on", f"{kind.name} is put in play on top of an in-play {kind.placed_on}",
