@@ -6,16 +6,22 @@ from pathlib import Path
 
 import pytest
 
+from checker.engine.game import Game
+from checker.games import registry
 from checker.run import suite
 from checker.run.runner import RunResult
 from checker.format.scenario import Scenario
 from checker.site import build as site_build
 from checker.site.build import serve
+from tests.toygame import GAME as TOY
 
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
+DUELS = ROOT / "tests" / "toygame" / "duels"
+#: Every game of the repository and the example game, by id.
+EVERY_GAME: dict[str, Game] = {**registry(), TOY.id: TOY}
 
 
 @pytest.fixture(scope="session")
@@ -32,6 +38,18 @@ def scenarios() -> list[Scenario]:
     loaded = suite.load_many(suite.scenario_files([SCENARIOS]))
     invalid = [item for item in loaded if isinstance(item, RunResult)]
     assert not invalid, [item.error.render(item.path) for item in invalid if item.error]
+    return [item for item in loaded if isinstance(item, Scenario)]
+
+
+@pytest.fixture(scope="session")
+def every_game_suite() -> suite.Suite:
+    return suite.Suite(EVERY_GAME)
+
+
+@pytest.fixture(scope="session")
+def every_scenario(every_game_suite: suite.Suite) -> list[Scenario]:
+    """Every scenario of every game, the example game's duels included."""
+    loaded = every_game_suite.load_many(suite.scenario_files([SCENARIOS, DUELS]))
     return [item for item in loaded if isinstance(item, Scenario)]
 
 

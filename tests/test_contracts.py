@@ -14,18 +14,14 @@ import gc
 from typing import Any, Mapping
 
 import jsonschema
-import pytest
 
 from checker.engine.game import Game
-from checker.games import registry
 from checker.run.runner import run
 from checker.format.scenario import Scenario
-from checker.run.suite import Suite, scenario_files
-from tests.conftest import SCENARIOS
-from tests.toygame import GAME as TOY
-from tests.test_core import DUELS
+from checker.run.suite import Suite
+from tests.conftest import EVERY_GAME
 
-GAMES: dict[str, Game] = {**registry(), TOY.id: TOY}
+GAMES = EVERY_GAME
 
 
 class ContractAudit:
@@ -52,22 +48,12 @@ class ContractAudit:
             self.problems.append(f"observe() breaks the outcome schema at {list(error.absolute_path)}: {error.message}")
 
 
-@pytest.fixture(scope="module")
-def suite() -> Suite:
-    return Suite(GAMES)
-
-
-@pytest.fixture(scope="module")
-def everything(suite: Suite) -> list[Scenario]:
-    loaded = suite.load_many(scenario_files([SCENARIOS, DUELS]))
-    return [item for item in loaded if isinstance(item, Scenario)]
-
-
-def test_every_game_keeps_the_contracts_on_every_scenario(suite: Suite, everything: list[Scenario]) -> None:
+def test_every_game_keeps_the_contracts_on_every_scenario(every_game_suite: Suite,
+                                                          every_scenario: list[Scenario]) -> None:
     broken: dict[str, list[str]] = {}
     actions = 0
-    for scenario in everything:
-        audit = ContractAudit(GAMES[scenario.game], suite.validator.schema)
+    for scenario in every_scenario:
+        audit = ContractAudit(GAMES[scenario.game], every_game_suite.validator.schema)
         result = run(scenario, GAMES[scenario.game], audit=audit)
         actions += audit.actions
         problems = audit.problems + ([result.crash.splitlines()[-1]] if result.crash else [])
@@ -77,10 +63,10 @@ def test_every_game_keeps_the_contracts_on_every_scenario(suite: Suite, everythi
     assert not broken
 
 
-def test_every_declared_procedure_attribute_is_read_by_a_walk(everything: list[Scenario]) -> None:
+def test_every_declared_procedure_attribute_is_read_by_a_walk(every_scenario: list[Scenario]) -> None:
     for game in GAMES.values():
         game.walker.read.clear()
-    for scenario in everything:
+    for scenario in every_scenario:
         run(scenario, GAMES[scenario.game])
     unread = {
         game.id: sorted((step.id, name) for _, step in game.procedure.steps() for name in step.declared()
@@ -90,16 +76,16 @@ def test_every_declared_procedure_attribute_is_read_by_a_walk(everything: list[S
     assert not any(unread.values()), f"declared but acted on by no scenario's walk: {unread}"
 
 
-def test_runs_leave_nothing_for_the_garbage_collector(suite: Suite, everything: list[Scenario]) -> None:
+def test_runs_leave_nothing_for_the_garbage_collector(every_game_suite: Suite, every_scenario: list[Scenario]) -> None:
     """A run's objects are freed as soon as the run is dropped: no reference cycle (a refusal keeping the
     frames it was raised through, a function that refers to itself) waits for a collection."""
-    for scenario in everything:
-        suite.run_one(scenario)  # every game built, every lazy import done
+    for scenario in every_scenario:
+        every_game_suite.run_one(scenario)  # every game built, every lazy import done
     gc.collect()
     gc.disable()
     try:
-        for scenario in everything:
-            suite.run_one(scenario)
+        for scenario in every_scenario:
+            every_game_suite.run_one(scenario)
         assert gc.collect() == 0
     finally:
         gc.enable()

@@ -23,28 +23,15 @@ from checker.engine import legal
 from checker.commands import randomplay, whatnext
 from checker.engine.errors import Rejection
 from checker.engine.game import Context, Game
-from checker.games import registry
 from checker.run.runner import run
 from checker.format.scenario import Scenario
 from checker.run.suite import Suite, scenario_files
-from tests.conftest import SCENARIOS
-from tests.test_core import DUELS
+from tests.conftest import DUELS, EVERY_GAME
 from tests.toygame import GAME as TOY
 
-GAMES: dict[str, Game] = {**registry(), TOY.id: TOY}
+GAMES = EVERY_GAME
 #: Random games per game: a few in CI, as many as $RANDOM_PLAY_EXAMPLES says in a long run.
 EXAMPLES = int(os.environ.get("RANDOM_PLAY_EXAMPLES", "25"))
-
-
-@pytest.fixture(scope="module")
-def suite() -> Suite:
-    return Suite(GAMES)
-
-
-@pytest.fixture(scope="module")
-def everything(suite: Suite) -> list[Scenario]:
-    loaded = suite.load_many(scenario_files([SCENARIOS, DUELS]))
-    return [item for item in loaded if isinstance(item, Scenario)]
 
 
 def test_every_game_lists_its_actions() -> None:
@@ -88,13 +75,13 @@ class LegalAudit:
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_legal_actions_agree_with_apply_on_every_scenario(game_id: str, everything: list[Scenario]) -> None:
+def test_legal_actions_agree_with_apply_on_every_scenario(game_id: str, every_scenario: list[Scenario]) -> None:
     game = GAMES[game_id]
     if not legal.lists_actions(game):
         pytest.fail(f"{game_id} does not list its actions")
     broken: dict[str, list[str]] = {}
     checked = 0
-    for scenario in (s for s in everything if s.game == game_id):
+    for scenario in (s for s in every_scenario if s.game == game_id):
         audit = LegalAudit(game, scenario)
         result = run(scenario, game, audit=audit)
         assert result.crash is None, result.crash
@@ -111,19 +98,20 @@ def _outcome_validator(game: Game, suite: Suite) -> jsonschema.Draft7Validator:
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_random_legal_play_keeps_the_rules_contracts(game_id: str, everything: list[Scenario], suite: Suite) -> None:
+def test_random_legal_play_keeps_the_rules_contracts(game_id: str, every_scenario: list[Scenario],
+                                                    every_game_suite: Suite) -> None:
     game = GAMES[game_id]
     if not legal.lists_actions(game):
         pytest.fail(f"{game_id} does not list its actions")
-    origins = randomplay.starts(game, (s for s in everything if s.game == game_id))
-    outcome = _outcome_validator(game, suite)
+    origins = randomplay.starts(game, (s for s in every_scenario if s.game == game_id))
+    outcome = _outcome_validator(game, every_game_suite)
     invariants = getattr(game.moves, "invariants", None)
 
     @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(data=randomplay.scenarios(game, origins))
     def random_game(data: dict[str, Any]) -> None:
-        scenario = suite.from_data({"id": "random-play", "game": game.id, "title": "Random legal play", **data},
+        scenario = every_game_suite.from_data({"id": "random-play", "game": game.id, "title": "Random legal play", **data},
                                    "<random play>")
         states: list[Any] = []
 
