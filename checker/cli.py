@@ -60,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         "options", help="what each player may do after a file's last action, each option with the rulings that allow it"
     )
     next_.add_argument("file", metavar="FILE")
+    next_.add_argument("--after", type=int, metavar="N", help="after action N instead (0: at the start, before any action)")
     next_.add_argument("--format", choices=("text", "json"), default="text")
 
     compare = commands.add_parser(
@@ -174,7 +175,7 @@ def _options(args: argparse.Namespace) -> int:
     game = suite.games()[item.game]
     if not legal.lists_actions(game):
         raise InputError(f"{game.id} does not list its actions", expected="a scenario of a game with a moves module")
-    found = whatnext.what_next(item, game)
+    found = whatnext.what_next(item, game, args.after)
     if found.result.verdict in ("invalid", "error"):
         print(report.headline(found.result), file=sys.stderr)
         return 2

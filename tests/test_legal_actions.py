@@ -11,6 +11,7 @@ accepts, and keeps the game's own invariants (``invariants(first, state)`` in it
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, Mapping
 
@@ -21,12 +22,13 @@ from hypothesis import strategies as st
 
 from checker.engine import legal
 from checker.commands import randomplay, whatnext
-from checker.engine.errors import Rejection
+from checker.engine.errors import InputError, Rejection
 from checker.engine.game import Context, Game
 from checker.run.runner import run
 from checker.format.scenario import Scenario
 from checker.run.suite import Suite, scenario_files
-from tests.conftest import DUELS, EVERY_GAME
+from checker.cli import main
+from tests.conftest import DUELS, EVERY_GAME, SCENARIOS
 from tests.toygame import GAME as TOY
 
 GAMES = EVERY_GAME
@@ -177,3 +179,35 @@ def test_what_each_player_may_do_after_the_last_action() -> None:
     assert "toy.round.responses" in respond.rulings
     shown = whatnext.text(found, TOY, path="what-next.yaml")
     assert "Player A may:" in shown and "respond: card Break" in shown and "allowed by: toy.round.responses" in shown
+
+
+def test_what_may_be_done_after_any_action_and_what_was_played() -> None:
+    """checker options --after N: at the start of a duel only the attacker's Sparks may be played (rules.md, 2. A
+    round: "The attacker plays one Spark face up"), and the scenario's own first action is said; a number beyond the
+    scenario's actions is one clear message and exit 2."""
+    suite = Suite(GAMES)
+    scenario = suite.from_data({
+        "id": "what-next-start", "game": TOY.id, "title": "What may be done at the start",
+        "initial": {"players": {"A": {"hand": ["9", "Break"]}, "B": {"hand": ["2"]}}},
+        "actions": [{"action": "spark", "player": "A", "card": "9"}],
+    }, "<what next>")
+    found = whatnext.what_next(scenario, TOY, after=0)
+    assert [o.action for o in found.options] == [{"action": "spark", "player": "A", "card": "9"}]
+    assert found.played_next == {"action": "spark", "player": "A", "card": "9"} and found.played_by == "A"
+    assert "The scenario then plays spark: card 9 (player A)." in whatnext.text(found, TOY, path="x.yaml")
+    with pytest.raises(InputError, match="has 1 action: there is no action 2"):
+        whatnext.what_next(scenario, TOY, after=2)
+
+
+def test_checker_options_on_a_real_scenario_lists_what_it_plays_next(capsys: pytest.CaptureFixture[str]) -> None:
+    """Before a Yu-Gi-Oh! scenario's attack, the turn player may declare that attack among others, and it is said."""
+    path = SCENARIOS / "yugioh-dm2" / "atk-change-only-before-calculation.yaml"
+    assert main(["options", str(path), "--after", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "after action 1 of 4" in out and "The scenario then plays attack: attacker Blade, target Guard (player A)." in out
+    assert "  - attack: attacker Blade, target Guard" in out.split("Player A may:")[1]
+    assert main(["options", str(path), "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["after"] == 4 and shown["played_next"] is None and shown["options"]
+    assert main(["options", str(path), "--after", "5"]) == 2
+    assert "there is no action 5" in capsys.readouterr().err

@@ -9,7 +9,8 @@ trace says which rulings allow the action. A candidate the rules cannot carry ou
 (:class:`checker.engine.errors.InputError`: a Chain that resolves onto an effect left without its
 target, say) is not allowed either.
 
-A moves module may also give ``canonical(action, state)``: the action with every choice the rules
+A moves module may also give ``actor(state, action)``, the player who takes an action that names
+none (the turn player's attack, say), and ``canonical(action, state)``: the action with every choice the rules
 default written out, so that a scenario's ``{action: defend, mamodo: X, spell: Y}`` and the
 listed ``{..., page: 3}`` are known for the same action. It is given the state the action is played
 at (``None`` where that is not known), for a default that depends on where play stands (the open
@@ -56,6 +57,16 @@ def canonical(game: Game, action: Action, state: Any = None) -> dict[str, Any]:
     return dict(normal(action, state)) if normal is not None else dict(action)
 
 
+def actor(game: Game, state: Any, action: Action) -> str | None:
+    """The player who takes ``action`` at ``state``: the one it names, else the one the game's ``actor(state, action)``
+    says (the turn player, for an action the rules give to them without naming them), else nobody (the game's own)."""
+    named = action.get("player")
+    if isinstance(named, str):
+        return named
+    said = getattr(game.moves, "actor", None)
+    return said(state, action) if said is not None else None
+
+
 def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> list[Option]:
     """Every action the rules allow at ``state`` under the readings ``pins`` (else the defaults), in the order the
     game lists them, each once (for a game that gives ``parts``, every choice of every player). ``state`` is never
@@ -77,8 +88,7 @@ def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> li
         except (Rejection, InputError):
             continue
         cited = tuple(dict.fromkeys(step.ruling for step in context.trace if step.ruling))
-        player = action.get("player")
-        found.append(Option(action, player if isinstance(player, str) else None, cited))
+        found.append(Option(action, actor(game, state, action), cited))
     return found
 
 

@@ -47,6 +47,12 @@ FLIPPED_BY_NOW = frozenset({"before-damage-calculation", "battle-only-effects", 
                             "after-damage-calculation", "send-to-graveyard", "end-of-damage-step"})
 
 
+def actor(state: State, action: Mapping[str, Any]) -> str | None:
+    """Who takes an action written without ``player``: the turn player conducts the Battle Phase; a Chain resolves
+    when neither player wishes to Chain, by nobody's action."""
+    return state.active if action.get("action") in TURN_PLAYERS else None
+
+
 def candidates(state: State) -> Iterator[dict[str, Any]]:
     """Every action the rules might allow at ``state``, each with every choice written out."""
     for player in PLAYERS:
