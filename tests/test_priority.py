@@ -1,0 +1,179 @@
+"""Who may act, and what: the actions a step declares, its priority rule, and the core's one record of priority.
+
+A small procedure of its own tests the walker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checker.engine.errors import Rejection
+from checker.engine.priority import Priority
+from checker.engine.procedure import BindingError, Procedure, StepHandlers, Walker, load_procedure
+
+#: An opening (one action allowed), a deal, a round of Actions (the attacker first, alternating, two passes in turn end
+#: it; its phase declares the actions), and a close that play moves on to. After the deal, which declares nothing, the
+#: game waits at the repeating step of Actions.
+PROCEDURE = """
+id: play
+title: Play
+over: {condition: game-won, refuse: game-over, ruling: r.over}
+phases:
+  - id: opening
+    title: Opening
+    steps:
+      - id: open
+        title: Open
+        actions: {allows: [open], refuse: not-now, ruling: r.open}
+      - id: deal
+        title: Deal
+  - id: actions
+    title: Actions
+    actions: {allows: [act, pass], refuse: not-now, ruling: r.act}
+    steps:
+      - id: act
+        title: The players act in turn, the attacker first
+        repeat: true
+        priority: {first: attacker, alternates: true, pass: gives, ends: all-pass, then: close,
+                   refuse: not-your-turn, ruling: r.turns}
+      - id: close
+        title: Close
+        actions: {allows: [], refuse: closed, ruling: r.close}
+"""
+
+
+def _procedure(tmp_path: Path, text: str = PROCEDURE) -> Procedure:
+    path = tmp_path / "procedure.yaml"
+    path.write_text(text)
+    return load_procedure(path)
+
+
+@dataclass
+class Table:
+    step: str | None = None
+    attacker: str = "A"
+    won: bool = False
+    priority: Priority = field(default_factory=lambda: Priority(("A", "B")))
+
+
+class Referee:
+    """A stand-in context: runs handlers, and builds refusals without a catalogue."""
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    def in_step(self, phase: Any, step: Any, handler: Any, *args: Any) -> None:
+        self.ran.append(step.id)
+        handler(self, *args)
+
+    def reject(self, reason: str, message: str, ruling: str | None = None, **_: Any) -> Rejection:
+        return Rejection(reason, message, ruling, {})
+
+
+def _handlers() -> StepHandlers[Table]:
+    handlers: StepHandlers[Table] = StepHandlers()
+    for step in ("open", "deal", "act", "close"):
+        handlers(step)(lambda context, state, action: None)
+    handlers.condition("game-won")(lambda state: state.won)
+    handlers.role("attacker")(lambda state: state.attacker)
+    return handlers
+
+
+def _walker(tmp_path: Path) -> Walker[Table]:
+    return Walker(_procedure(tmp_path), _handlers())
+
+
+def _refused(call: Any) -> tuple[str, str | None]:
+    with pytest.raises(Rejection) as refused:
+        call()
+    return refused.value.reason, refused.value.ruling
+
+
+def test_a_step_refuses_an_action_it_does_not_declare_with_its_reason_and_ruling(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table()
+    walker.advance(referee, table, "open", {})
+    walker.check_action(referee, table, {"action": "open"})
+    assert _refused(lambda: walker.check_action(referee, table, {"action": "act"})) == ("not-now", "r.open")
+    walker.advance(referee, table, "deal", {})
+    walker.check_action(referee, table, {"action": "act"})
+    assert _refused(lambda: walker.check_action(referee, table, {"action": "open"})) == ("not-now", "r.act")
+    assert {("open", "actions"), ("phase:actions", "actions")} <= walker.read  # the phase's declaration, for its steps
+
+
+def test_after_the_opening_the_game_waits_at_the_repeating_step_with_the_attacker_to_act(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table(attacker="B")
+    walker.advance(referee, table, "open", {})
+    assert walker.standing(table).id == "open" and table.priority == Priority(("A", "B"))  # type: ignore[union-attr]
+    walker.advance(referee, table, "deal", {})
+    assert walker.standing(table).id == "act"  # type: ignore[union-attr]
+    assert table.step == "deal" and table.priority == Priority(("A", "B"), "act", "B")
+
+
+def test_play_alternates_and_an_action_out_of_turn_is_refused(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table()
+    walker.advance(referee, table, "deal", {})
+    assert _refused(lambda: walker.take_turn(referee, table, "B")) == ("not-your-turn", "r.turns")
+    walker.take_turn(referee, table, "A")
+    walker.run(referee, table, "act", {})  # the repeating step runs again: its record stays
+    assert table.priority.holder == "B"
+    assert _refused(lambda: walker.pass_turn(referee, table, "A", {})) == ("not-your-turn", "r.turns")
+
+
+def test_both_passes_in_turn_end_the_step_and_play_moves_on(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table()
+    walker.advance(referee, table, "deal", {})
+    assert not walker.pass_turn(referee, table, "A", {})
+    assert table.priority.holder == "B" and table.priority.passed == ("A",)
+    walker.take_turn(referee, table, "B")  # an action: the pass before it no longer counts
+    assert table.priority.passed == () and table.priority.holder == "A"
+    assert not walker.pass_turn(referee, table, "A", {})
+    assert walker.pass_turn(referee, table, "B", {})
+    assert referee.ran[-1] == "close" and table.step == "close"
+    assert table.priority == Priority(("A", "B"))  # no rule at the close: the record is closed
+    assert _refused(lambda: walker.check_action(referee, table, {"action": "act"})) == ("closed", "r.close")
+
+
+def test_a_game_that_is_over_refuses_every_action(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table(won=True)
+    walker.advance(referee, table, "open", {})
+    assert _refused(lambda: walker.check_action(referee, table, {"action": "open"})) == ("game-over", "r.over")
+    assert ("procedure", "over") in walker.read
+
+
+def test_binding_refuses_a_role_without_binder_and_a_binder_without_role(tmp_path: Path) -> None:
+    handlers = _handlers()
+    del handlers.roles["attacker"]
+    handlers.role("defender")(lambda state: "B")
+    with pytest.raises(BindingError) as error:
+        Walker(_procedure(tmp_path), handlers)
+    assert "role 'attacker' has no binder" in str(error.value)
+    assert "role binder 'defender' is named by no priority rule" in str(error.value)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("then: close,", "then: close, else: x,", "unknown keys"),
+    ("ends: all-pass, then: close,", "then: close,", "no pass ends the step"),
+    ("then: close,", "then: nowhere,", "undeclared 'nowhere'"),
+    ("pass: gives,", "pass: hands-over,", "pass is one of"),
+    ("refuse: not-your-turn,", "", r"the reject reason \(refuse\) for acting out of turn is missing"),
+    ("refuse: closed, ruling: r.close}", "ruling: r.close}", r"the reject reason \(refuse\) for any other action"),
+])
+def test_a_declaration_the_engine_cannot_act_on_is_refused(tmp_path: Path, old: str, new: str, message: str) -> None:
+    assert old in PROCEDURE
+    with pytest.raises(BindingError, match=message):
+        Walker(_procedure(tmp_path, PROCEDURE.replace(old, new)), _handlers())
+
+
+def test_the_rules_in_words_say_what_the_engine_does(tmp_path: Path) -> None:
+    procedure = _procedure(tmp_path)
+    assert procedure.step("act").rules_in_words(procedure) == [
+        "only act, pass (refused: not-now)",  # its phase's
+        "the attacker acts first; play alternates; a pass gives priority to the other player; when every player has "
+        "passed since the last action, the step ends, and play moves on to “Close”; out of turn: not-your-turn",
+    ]
+    assert procedure.step("close").rules_in_words(procedure) == ["no action (refused: closed)"]
+    assert procedure.over is not None and procedure.over.in_words() == "once game won, every action is refused (game-over)"
