@@ -1,6 +1,7 @@
 """Who may act, and what: the actions a step declares, its priority rule, and the core's one record of priority.
 
-A small procedure of its own tests the walker.
+A small procedure of its own tests the walker; Spark Duel tests the rules as its ``rules.md`` states them
+("When both players pass in turn, the responses resolve"), derived here by hand.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from typing import Any
 import pytest
 
 from checker.engine.errors import Rejection
+from checker.engine.game import Context
 from checker.engine.priority import Priority
 from checker.engine.procedure import BindingError, Procedure, StepHandlers, Walker, load_procedure
+from tests.toygame import GAME
 
 #: An opening (one action allowed), a deal, a round of Actions (the attacker first, alternating, two passes in turn end
 #: it; its phase declares the actions), and a close that play moves on to. After the deal, which declares nothing, the
@@ -177,3 +180,55 @@ def test_the_rules_in_words_say_what_the_engine_does(tmp_path: Path) -> None:
     ]
     assert procedure.step("close").rules_in_words(procedure) == ["no action (refused: closed)"]
     assert procedure.over is not None and procedure.over.in_words() == "once game won, every action is refused (game-over)"
+
+
+# --- Spark Duel, by its rules.md ----------------------------------------------------------------
+
+
+def _duel(*actions: dict[str, Any]) -> tuple[Any, Context]:
+    context = Context(GAME)
+    state = GAME.setup({"players": {"A": {"hand": ["9", "Break"]}, "B": {"hand": ["2", "Shield"]}}}, {}, context)
+    for action in actions:
+        state = GAME.apply(state, action, context)
+    return state, context
+
+
+SPARKS = ({"action": "spark", "player": "A", "card": "9"}, {"action": "spark", "player": "B", "card": "2"})
+
+
+def test_a_response_before_the_defenders_spark_is_refused_as_the_step_declares() -> None:
+    state, context = _duel(SPARKS[0])
+    with pytest.raises(Rejection) as refused:
+        GAME.apply(state, {"action": "respond", "player": "B", "card": "Shield"}, context)
+    assert (refused.value.reason, refused.value.ruling) == ("no-responses-now", "toy.round.responses")
+
+
+def test_a_player_passing_twice_in_a_row_does_not_end_the_responses() -> None:
+    """"When both players pass in turn, the responses resolve": one player's passes are one player's."""
+    state, _ = _duel(*SPARKS, {"action": "respond", "player": "B", "card": "Shield"},
+                     {"action": "pass", "player": "A"}, {"action": "pass", "player": "A"})
+    assert state.step == "responses" and state.responses.cards == ["Shield"] and state.priority.passed == ("A",)
+    state, _ = _duel(*SPARKS, {"action": "respond", "player": "B", "card": "Shield"},
+                     {"action": "pass", "player": "A"}, {"action": "pass", "player": "A"}, {"action": "pass", "player": "B"})
+    assert state.responses.cards == [] and state.players["B"].life == 7  # resolved: the Shield halved 7 to 3
+
+
+def test_a_response_after_a_pass_makes_both_players_pass_again() -> None:
+    state, _ = _duel(*SPARKS, {"action": "pass", "player": "A"}, {"action": "respond", "player": "B", "card": "Shield"},
+                     {"action": "pass", "player": "B"})
+    assert state.step == "responses" and state.priority.passed == ("B",)
+    state = GAME.apply(state, {"action": "pass", "player": "A"}, Context(GAME))
+    assert state.responses.cards == [] and state.attacker == "B"  # resolved, compared, the roles exchanged
+
+
+def test_a_duel_that_is_over_refuses_every_action() -> None:
+    context = Context(GAME)
+    state = GAME.setup({"players": {"A": {"life": 1, "hand": ["1", "Shield"]}, "B": {"hand": ["9"]}}}, {}, context)
+    for action in (SPARKS[0] | {"card": "1"}, {"action": "spark", "player": "B", "card": "9"},
+                   {"action": "pass", "player": "A"}, {"action": "pass", "player": "B"}):
+        state = GAME.apply(state, action, context)
+    assert state.loser == "A"
+    for action in ({"action": "respond", "player": "A", "card": "Shield"}, {"action": "pass", "player": "B"}):
+        with pytest.raises(Rejection) as refused:
+            GAME.apply(state, action, context)
+        assert (refused.value.reason, refused.value.ruling) == ("duel-over", "toy.end.lose")
