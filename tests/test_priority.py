@@ -45,7 +45,7 @@ phases:
                    refuse: not-your-turn, ruling: r.turns}
       - id: close
         title: Close
-        actions: {allows: [], refuse: closed, ruling: r.close}
+        actions: {allows: [], refuse: closed, ruling: r.close, involves: [[mechanic, close]]}
 """
 
 
@@ -68,12 +68,14 @@ class Referee:
 
     def __init__(self) -> None:
         self.ran: list[str] = []
+        self.involved: list[Any] = []
 
     def in_step(self, phase: Any, step: Any, handler: Any, *args: Any) -> None:
         self.ran.append(step.id)
         handler(self, *args)
 
-    def reject(self, reason: str, message: str, ruling: str | None = None, **_: Any) -> Rejection:
+    def reject(self, reason: str, message: str, ruling: str | None = None, *, involves: Any = (), **_: Any) -> Rejection:
+        self.involved.append(tuple(involves))
         return Rejection(reason, message, ruling, {})
 
 
@@ -138,6 +140,22 @@ def test_both_passes_in_turn_end_the_step_and_play_moves_on(tmp_path: Path) -> N
     assert referee.ran[-1] == "close" and table.step == "close"
     assert table.priority == Priority(("A", "B"))  # no rule at the close: the record is closed
     assert _refused(lambda: walker.check_action(referee, table, {"action": "act"})) == ("closed", "r.close")
+    assert referee.involved[-1] == (("mechanic", "close"),)  # the entities the declared refusal names
+
+
+def test_every_player_passing_at_once_ends_the_step_and_a_pass_without_a_rule_ends_nothing(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table()
+    walker.advance(referee, table, "open", {})
+    assert not walker.pass_turn(referee, table, "A", {})  # no rule at the opening
+    walker.advance(referee, table, "deal", {})
+    assert walker.pass_turn(referee, table, None, {}) and table.step == "close"
+
+
+def test_reached_says_whether_play_stands_at_a_step_or_after_it(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table()
+    assert not walker.reached(table, "open")  # before the first step
+    walker.advance(referee, table, "deal", {})
+    assert walker.reached(table, "open") and walker.reached(table, "deal") and not walker.reached(table, "close")
 
 
 def test_a_game_that_is_over_refuses_every_action(tmp_path: Path) -> None:
@@ -163,7 +181,7 @@ def test_binding_refuses_a_role_without_binder_and_a_binder_without_role(tmp_pat
     ("then: close,", "then: nowhere,", "undeclared 'nowhere'"),
     ("pass: gives,", "pass: hands-over,", "pass is one of"),
     ("refuse: not-your-turn,", "", r"the reject reason \(refuse\) for acting out of turn is missing"),
-    ("refuse: closed, ruling: r.close}", "ruling: r.close}", r"the reject reason \(refuse\) for any other action"),
+    ("refuse: closed, ruling: r.close,", "ruling: r.close,", r"the reject reason \(refuse\) for any other action"),
 ])
 def test_a_declaration_the_engine_cannot_act_on_is_refused(tmp_path: Path, old: str, new: str, message: str) -> None:
     assert old in PROCEDURE
@@ -178,7 +196,7 @@ def test_the_rules_in_words_say_what_the_engine_does(tmp_path: Path) -> None:
         "the attacker acts first; play alternates; a pass gives priority to the other player; when every player has "
         "passed since the last action, the step ends, and play moves on to “Close”; out of turn: not-your-turn",
     ]
-    assert procedure.step("close").rules_in_words(procedure) == ["no action (refused: closed)"]
+    assert procedure.step("close").rules_in_words(procedure) == ["no action (refused: closed)"]  # involves: the trace's
     assert procedure.over is not None and procedure.over.in_words() == "once game won, every action is refused (game-over)"
 
 

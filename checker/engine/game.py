@@ -96,6 +96,10 @@ class Context:
         """Run one step (a repeating one, driven by an action)."""
         self.walker.run(self, state, step_id, action)
 
+    def reached(self, state: Any, step_id: str) -> bool:
+        """Whether play stands at ``step_id`` or after it in the order of play."""
+        return self.walker.reached(state, step_id)
+
     def check_window(self, state: Any, classes: Iterable[str], *, name: str, involves: Iterable[Entity] = ()) -> None:
         """Refuse what the window of the state's step does not allow, with its declared reason and ruling."""
         self.walker.check_window(self, state.step, classes, name=name, involves=involves)

@@ -97,6 +97,7 @@ class Actions:
     allows: frozenset[str]
     refuse: str  # the reject reason for an action the step does not allow
     ruling: str | None = None  # the ruling that refusal applies
+    involves: tuple[tuple[str, str], ...] = ()  # the entities that refusal names in the trace
 
     def in_words(self) -> str:
         allowed = f"only {_listed(self.allows)}" if self.allows else "no action"
@@ -120,6 +121,7 @@ class PriorityRule:
     then: str = ""  # the step play moves on to when passes end this one; "": it waits there, the step over
     refuse: str = ""  # the reject reason for an action or a pass out of turn
     ruling: str | None = None  # the ruling that refusal applies
+    involves: tuple[tuple[str, str], ...] = ()  # the entities that refusal names in the trace
 
     @property
     def gives(self) -> bool:
@@ -145,6 +147,7 @@ class Over:
     condition: str
     refuse: str
     ruling: str | None = None
+    involves: tuple[tuple[str, str], ...] = ()  # the entities that refusal names in the trace
 
     def in_words(self) -> str:
         return f"once {_words(self.condition)}, every action is refused ({self.refuse})"
@@ -411,6 +414,11 @@ class Walker(Generic[S]):
         self.read.add((step_id, "window"))
         return self._located[step_id][1].window
 
+    def reached(self, state: S, step_id: str) -> bool:
+        """Whether play stands at ``step_id`` or after it in the order of play (before the first step: nowhere)."""
+        order = self.procedure.order
+        return state.step in self._located and order.index(state.step) >= order.index(step_id)  # type: ignore[arg-type]
+
     def exists(self, state: S, step: Step) -> bool:
         """A step with a ``condition`` exists only while its predicate holds."""
         if not step.condition:
@@ -531,7 +539,8 @@ class Walker(Generic[S]):
         over = self.procedure.over
         if over is not None and self.handlers.predicates[over.condition](state):
             self.read.add(("procedure", "over"))
-            raise context.reject(over.refuse, f"{name}: the game is over ({_words(over.condition)})", over.ruling)
+            raise context.reject(over.refuse, f"{name}: the game is over ({_words(over.condition)})", over.ruling,
+                                 involves=over.involves)
         step = self.standing(state)
         if step is None:
             return
@@ -541,7 +550,8 @@ class Walker(Generic[S]):
         self.read.add((self.procedure.actions_declared_by(step.id) or step.id, "actions"))
         if name not in actions.allows:
             allowed = f"only {_listed(actions.allows)}" if actions.allows else "no action"
-            raise context.reject(actions.refuse, f"{name} is not taken at “{step.title}”: {allowed}", actions.ruling)
+            raise context.reject(actions.refuse, f"{name} is not taken at “{step.title}”: {allowed}", actions.ruling,
+                                 involves=actions.involves)
 
     def allows(self, state: S, name: str) -> bool:
         """Whether :meth:`check_action` lets the action ``name`` through at ``state`` (nothing is noted)."""
@@ -564,10 +574,11 @@ class Walker(Generic[S]):
 
     def pass_turn(self, context: Any, state: S, player: str | None, action: Action) -> bool:
         """``player`` passes (``None``: every player at once): refused out of turn; recorded. Whether the passes end
-        the step: then no one holds priority and, if the rule says where, play moves on there."""
+        the step: then no one holds priority and, if the rule says where, play moves on there. Where no rule is in
+        force, a pass ends nothing."""
         found = self._rule(state)
         if found is None:
-            raise KeyError(f"no priority rule is in force at {state.step!r}: a pass needs one")
+            return False  # no rule is in force: a pass ends nothing
         step, rule, record = found
         if player is None:
             record = replace(record, passed=record.players)
@@ -589,9 +600,11 @@ class Walker(Generic[S]):
 
     def _in_turn(self, context: Any, step: Step, rule: PriorityRule, record: Priority, player: str, doing: str) -> None:
         if record.ended:
-            raise context.reject(rule.refuse, f"{player} cannot {doing}: the passes have ended “{step.title}”", rule.ruling)
+            raise context.reject(rule.refuse, f"{player} cannot {doing}: the passes have ended “{step.title}”", rule.ruling,
+                                 involves=rule.involves)
         if record.holder is not None and record.holder != player:
-            raise context.reject(rule.refuse, f"{record.holder} holds priority at “{step.title}”, not {player}", rule.ruling)
+            raise context.reject(rule.refuse, f"{record.holder} holds priority at “{step.title}”, not {player}", rule.ruling,
+                                 involves=rule.involves)
 
     def check_window(self, context: Any, step_id: str | None, classes: Iterable[str], *, name: str, involves: Iterable[Any] = ()) -> None:
         """Refuse, with the step's declared reason and ruling, a card whose classes the window does not allow."""
@@ -635,18 +648,27 @@ def _window(raw: Any, where: str) -> Window:
     )
 
 
+def _involves(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """The entities a declared refusal names: ``[[kind, name], ...]``."""
+    if not isinstance(raw, list) or not all(isinstance(e, list) and len(e) == 2 for e in raw):
+        raise BindingError(f"{where}: involves is a list of [kind, name] pairs, not {raw!r}")
+    return tuple((str(kind), str(name)) for kind, name in raw)
+
+
 def _actions(raw: Any, where: str) -> Actions:
-    _known_keys(raw, {"allows", "refuse", "ruling"}, f"actions of {where!r}")
+    _known_keys(raw, {"allows", "refuse", "ruling", "involves"}, f"actions of {where!r}")
     if "refuse" not in raw:
         raise BindingError(f"actions of {where!r}: the reject reason (refuse) for any other action is missing")
-    return Actions(allows=frozenset(raw.get("allows", ())), refuse=raw["refuse"], ruling=raw.get("ruling"))
+    return Actions(allows=frozenset(raw.get("allows", ())), refuse=raw["refuse"], ruling=raw.get("ruling"),
+                   involves=_involves(raw.get("involves", []), f"actions of {where!r}"))
 
 
 def _priority(raw: Any, where: str) -> PriorityRule:
-    _known_keys(raw, {"first", "alternates", "pass", "ends", "then", "refuse", "ruling"}, f"priority of {where!r}")
+    _known_keys(raw, {"first", "alternates", "pass", "ends", "then", "refuse", "ruling", "involves"}, f"priority of {where!r}")
     rule = PriorityRule(first=raw.get("first", ""), alternates=bool(raw.get("alternates", False)),
                         passes=raw.get("pass", "records"), ends=raw.get("ends", ""), then=raw.get("then", ""),
-                        refuse=raw.get("refuse", ""), ruling=raw.get("ruling"))
+                        refuse=raw.get("refuse", ""), ruling=raw.get("ruling"),
+                        involves=_involves(raw.get("involves", []), f"priority of {where!r}"))
     if rule.passes not in PASS_DOES:
         raise BindingError(f"priority of {where!r}: pass is one of {sorted(PASS_DOES)}, not {rule.passes!r}")
     if rule.ends and rule.ends not in PASS_ENDS:
@@ -686,8 +708,9 @@ def _phase(raw: Mapping[str, Any]) -> Phase:
 
 
 def _over(raw: Any) -> Over:
-    _known_keys(raw, {"condition", "refuse", "ruling"}, "over")
-    return Over(condition=raw["condition"], refuse=raw["refuse"], ruling=raw.get("ruling"))
+    _known_keys(raw, {"condition", "refuse", "ruling", "involves"}, "over")
+    return Over(condition=raw["condition"], refuse=raw["refuse"], ruling=raw.get("ruling"),
+                involves=_involves(raw.get("involves", []), "over"))
 
 
 def load_procedure(path: Path) -> Procedure:
