@@ -151,6 +151,51 @@ def test_every_player_passing_at_once_ends_the_step_and_a_pass_without_a_rule_en
     assert walker.pass_turn(referee, table, None, {}) and table.step == "close"
 
 
+def test_what_a_pass_means_runs_once_it_is_recorded_before_play_moves_on(tmp_path: Path) -> None:
+    handlers = _handlers()
+    meant: list[tuple[str, bool, str | None]] = []
+
+    @handlers.passed("act")
+    def meaning(context: Any, state: Table, action: Any) -> None:
+        meant.append((action["player"], state.priority.ended, state.step))
+
+    walker, referee, table = Walker(_procedure(tmp_path), handlers), Referee(), Table()
+    walker.advance(referee, table, "deal", {})
+    walker.pass_turn(referee, table, "A", {"player": "A"})
+    walker.pass_turn(referee, table, "B", {"player": "B"})
+    assert meant == [("A", False, "deal"), ("B", True, "deal")] and table.step == "close"
+    handlers.passed("open")(meaning)
+    with pytest.raises(BindingError, match="a pass is given a meaning at 'open', which has no priority rule"):
+        Walker(_procedure(tmp_path), handlers)
+
+
+def test_an_action_that_needs_no_priority_is_recorded_all_the_same(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table()
+    walker.advance(referee, table, "deal", {})
+    walker.pass_turn(referee, table, "A", {})
+    walker.take_turn(referee, table, "A", in_turn=False)  # out of turn (a response that interrupts): not refused
+    assert table.priority.holder == "B" and table.priority.passed == ()
+
+
+def test_a_game_started_mid_way_stands_where_it_says_and_no_one_acts_once_it_is_over(tmp_path: Path) -> None:
+    walker, referee, table = _walker(tmp_path), Referee(), Table(attacker="B")
+    walker.start_at(table, "deal")
+    assert referee.ran == [] and table.priority == Priority(("A", "B"), "act", "B")
+    table.won = True
+    walker.start_at(table, "deal")
+    assert table.priority == Priority(("A", "B"))
+
+
+def test_a_step_that_runs_closes_the_record_of_the_step_play_left(tmp_path: Path) -> None:
+    handlers = _handlers()
+    seen: list[Priority] = []
+    handlers.handlers["close"] = lambda context, state, action: seen.append(state.priority)
+    walker, referee, table = Walker(_procedure(tmp_path), handlers), Referee(), Table()
+    walker.advance(referee, table, "deal", {})
+    walker.pass_turn(referee, table, None, {})
+    assert seen == [Priority(("A", "B"))]  # the close's handler no longer sees the Actions' record
+
+
 def test_reached_says_whether_play_stands_at_a_step_or_after_it(tmp_path: Path) -> None:
     walker, referee, table = _walker(tmp_path), Referee(), Table()
     assert not walker.reached(table, "open")  # before the first step

@@ -96,6 +96,10 @@ class Context:
         """Run one step (a repeating one, driven by an action)."""
         self.walker.run(self, state, step_id, action)
 
+    def start_at(self, state: Any, step_id: str) -> None:
+        """In ``setup``, for a scenario that starts mid-game: the game stands at ``step_id``, no step run."""
+        self.walker.start_at(state, step_id)
+
     def reached(self, state: Any, step_id: str) -> bool:
         """Whether play stands at ``step_id`` or after it in the order of play."""
         return self.walker.reached(state, step_id)
@@ -106,10 +110,11 @@ class Context:
 
     # --- Who may act ---------------------------------------------------------------------------
 
-    def take_turn(self, state: Any, player: str) -> None:
-        """``player`` performs an action that needs priority at the step the game stands at (see
-        :meth:`checker.engine.procedure.Walker.take_turn`): refused out of turn, with the rule's reason and ruling."""
-        self.walker.take_turn(self, state, player)
+    def take_turn(self, state: Any, player: str, *, in_turn: bool = True) -> None:
+        """``player`` performs an action at the step the game stands at (see
+        :meth:`checker.engine.procedure.Walker.take_turn`): refused out of turn, with the rule's reason and ruling,
+        unless ``in_turn=False`` (an action that needs no priority)."""
+        self.walker.take_turn(self, state, player, in_turn=in_turn)
 
     def pass_turn(self, state: Any, player: str | None, action: Mapping[str, Any] = {}) -> bool:
         """``player`` passes (``None``: every player at once); whether the passes end the step, play then moving on

@@ -327,6 +327,7 @@ class StepHandlers(Generic[S]):
         self.handlers: dict[str, StepHandler[S]] = {}
         self.predicates: dict[str, Condition[S]] = {}
         self.roles: dict[str, Role[S]] = {}
+        self.passes: dict[str, StepHandler[S]] = {}
 
     def __call__(self, step_id: str) -> Callable[[StepHandler[S]], StepHandler[S]]:
         """Decorator: ``@steps("declare-attack")`` binds the handler of that step."""
@@ -339,6 +340,12 @@ class StepHandlers(Generic[S]):
     def role(self, name: str) -> Callable[[Role[S]], Role[S]]:
         """Decorator: ``@steps.role("attacker")`` binds who plays the role a priority rule's ``first`` names."""
         return _binder(self.roles, name, f"role {name!r} has two binders")
+
+    def passed(self, step_id: str) -> Callable[[StepHandler[S]], StepHandler[S]]:
+        """Decorator: ``@steps.passed("attack")`` binds what a pass means at that step, by the game's rules (the
+        Defender waives the Defense, say); the core calls it once the pass is recorded (``state.priority`` says
+        whether it ended the step), before play moves on."""
+        return _binder(self.passes, step_id, f"step {step_id!r} has two meanings of a pass")
 
     @property
     def ids(self) -> frozenset[str]:
@@ -393,6 +400,8 @@ class Walker(Generic[S]):
             f"step {s.id!r}: passes move play on to {s.priority.then!r}, but no pass ends the step"
             for _, s in procedure.steps() if s.priority is not None and s.priority.then and not s.priority.ends
         ]
+        ruled = {s.id for _, s in procedure.steps() if s.priority is not None}
+        problems += [f"a pass is given a meaning at {s!r}, which has no priority rule" for s in sorted(set(handlers.passes) - ruled)]
         if problems:
             raise BindingError(f"{procedure.id}: " + "; ".join(problems))
         self.procedure = procedure
@@ -431,6 +440,7 @@ class Walker(Generic[S]):
         phase, step = self.where(step_id)
         if step.repeat:
             self.read.add((step_id, "repeat"))
+        self._leave(state, step_id)
         context.in_step(phase, step, self.handlers.handlers[step_id], state, action)
         state.step = step_id
         self._follow(state)
@@ -505,13 +515,14 @@ class Walker(Generic[S]):
     def _follow(self, state: S) -> None:
         """Play has come to a step: open the record of its priority rule, or close the record where there is none.
 
-        A step that play comes back to while its rule is under way (a repeating step run again) keeps its record."""
+        A step that play comes back to while its rule is under way (a repeating step run again) keeps its record; a
+        game that is over has none (no one acts)."""
         record = getattr(state, "priority", None)
         if not isinstance(record, Priority):
             return
         step = self.standing(state)
         rule = step.priority if step is not None else None
-        if rule is None or step is None:
+        if rule is None or step is None or self._over(state):  # no rule here, or no one acts once the game is over
             if record.step is not None:
                 state.priority = record.closed()  # type: ignore[attr-defined]
             return
@@ -520,6 +531,12 @@ class Walker(Generic[S]):
         self.read.add((step.id, "priority"))
         holder = self.handlers.roles[rule.first](state) if rule.first else None
         state.priority = record.opened(step.id, holder)  # type: ignore[attr-defined]
+
+    def _leave(self, state: S, step_id: str) -> None:
+        """A step runs: the record of another step's rule closes, play having left that step."""
+        record = getattr(state, "priority", None)
+        if isinstance(record, Priority) and record.step not in (None, step_id):
+            state.priority = record.closed()  # type: ignore[attr-defined]
 
     def _rule(self, state: S) -> tuple[Step, PriorityRule, Priority] | None:
         """The step the game stands at, its priority rule and the record of it, if the step has a rule."""
@@ -537,7 +554,7 @@ class Walker(Generic[S]):
         declared reason and ruling."""
         name = action["action"]
         over = self.procedure.over
-        if over is not None and self.handlers.predicates[over.condition](state):
+        if over is not None and self._over(state):
             self.read.add(("procedure", "over"))
             raise context.reject(over.refuse, f"{name}: the game is over ({_words(over.condition)})", over.ruling,
                                  involves=over.involves)
@@ -553,23 +570,28 @@ class Walker(Generic[S]):
             raise context.reject(actions.refuse, f"{name} is not taken at “{step.title}”: {allowed}", actions.ruling,
                                  involves=actions.involves)
 
+    def _over(self, state: S) -> bool:
+        over = self.procedure.over
+        return over is not None and self.handlers.predicates[over.condition](state)
+
     def allows(self, state: S, name: str) -> bool:
         """Whether :meth:`check_action` lets the action ``name`` through at ``state`` (nothing is noted)."""
-        over = self.procedure.over
-        if over is not None and self.handlers.predicates[over.condition](state):
+        if self._over(state):
             return False
         step = self.standing(state)
         actions = self.procedure.actions_at(step.id) if step is not None else None
         return actions is None or name in actions.allows
 
-    def take_turn(self, context: Any, state: S, player: str) -> None:
-        """``player`` performs an action that needs priority: refused out of turn; the passes are forgotten and,
-        where play alternates, the next player acts."""
+    def take_turn(self, context: Any, state: S, player: str, *, in_turn: bool = True) -> None:
+        """``player`` performs an action: refused out of turn (unless the rules say it needs no priority,
+        ``in_turn=False``: a response that interrupts, say); the passes are forgotten and, where play alternates, the
+        next player acts."""
         found = self._rule(state)
         if found is None:
             return
         step, rule, record = found
-        self._in_turn(context, step, rule, record, player, "act")
+        if in_turn:
+            self._in_turn(context, step, rule, record, player, "act")
         state.priority = record.acted(player, alternates=rule.alternates)  # type: ignore[attr-defined]
 
     def pass_turn(self, context: Any, state: S, player: str | None, action: Action) -> bool:
@@ -587,9 +609,18 @@ class Walker(Generic[S]):
             record = record.passing(player, gives=rule.gives)
         ends = rule.ends == "one-pass" or (rule.ends == "all-pass" and record.all_passed)
         state.priority = record.ending() if ends else record  # type: ignore[attr-defined]
+        meaning = self.handlers.passes.get(step.id)
+        if meaning is not None:
+            context.in_step(self._located[step.id][0], step, meaning, state, action)
         if ends and rule.then:
             self.advance(context, state, rule.then, action)
         return ends
+
+    def start_at(self, state: S, step_id: str) -> None:
+        """A game that a scenario starts mid-way stands at ``step_id``, no step run: for ``setup`` only."""
+        self.where(step_id)
+        state.step = step_id
+        self._follow(state)
 
     def give_priority(self, state: S, player: str) -> None:
         """``player`` acts next, as a rule of the game decides (an ambiguous ruling's reading, say)."""

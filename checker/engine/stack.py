@@ -61,6 +61,12 @@ class ResponseStack(Generic[E]):
         """A new link on top."""
         return ResponseStack((*self.links, link))
 
+    def pop(self) -> "ResponseStack[E]":
+        """The stack below the top link."""
+        if not self.links:
+            raise IndexError("the stack is empty")
+        return ResponseStack(self.links[:-1])
+
     def extend(self, links: Iterable[Link[E]]) -> "ResponseStack[E]":
         return ResponseStack((*self.links, *links))
 
