@@ -5,9 +5,10 @@ A game is a :class:`Game`: its rulings catalogue, its procedure, its vocabulary
 scenarios, and a rules module with three functions: ``setup`` (a state from the
 scenario), ``observe`` (the facts a scenario may assert) and, optionally,
 ``settle`` (what the end of a scenario finishes) and ``before_action`` (what any
-action finishes first). The core dispatches each action to the handler its
-vocabulary registers, on a state nothing else holds (a copy the core made): a
-handler changes the state it is given and never sees the expected outcome.
+action finishes first). The core refuses an action the game's procedure does not
+allow where play stands, then dispatches it to the handler its vocabulary
+registers, on a state nothing else holds (a copy the core made): a handler
+changes the state it is given and never sees the expected outcome.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class Context:
     consulted. Readings come from the scenario's pins, else the catalogue's
     default, and every consultation is written to the trace. It walks the
     game's procedure (:meth:`advance`, :meth:`walk`, :meth:`run_step`), so that
-    each trace line names its phase and step.
+    each trace line names its phase and step, and keeps who may act there
+    (:meth:`take_turn`, :meth:`pass_turn`, :meth:`give_priority`).
     """
 
     def __init__(self, game: "Game", pins: Mapping[str, str] | None = None) -> None:
@@ -94,9 +96,34 @@ class Context:
         """Run one step (a repeating one, driven by an action)."""
         self.walker.run(self, state, step_id, action)
 
+    def start_at(self, state: Any, step_id: str) -> None:
+        """In ``setup``, for a scenario that starts mid-game: the game stands at ``step_id``, no step run."""
+        self.walker.start_at(state, step_id)
+
+    def reached(self, state: Any, step_id: str) -> bool:
+        """Whether play stands at ``step_id`` or after it in the order of play."""
+        return self.walker.reached(state, step_id)
+
     def check_window(self, state: Any, classes: Iterable[str], *, name: str, involves: Iterable[Entity] = ()) -> None:
         """Refuse what the window of the state's step does not allow, with its declared reason and ruling."""
         self.walker.check_window(self, state.step, classes, name=name, involves=involves)
+
+    # --- Who may act ---------------------------------------------------------------------------
+
+    def take_turn(self, state: Any, player: str, *, in_turn: bool = True) -> None:
+        """``player`` performs an action at the step the game stands at (see
+        :meth:`checker.engine.procedure.Walker.take_turn`): refused out of turn, with the rule's reason and ruling,
+        unless ``in_turn=False`` (an action that needs no priority)."""
+        self.walker.take_turn(self, state, player, in_turn=in_turn)
+
+    def pass_turn(self, state: Any, player: str | None, action: Mapping[str, Any] = {}) -> bool:
+        """``player`` passes (``None``: every player at once); whether the passes end the step, play then moving on
+        where the rule says (see :meth:`checker.engine.procedure.Walker.pass_turn`)."""
+        return self.walker.pass_turn(self, state, player, action)
+
+    def give_priority(self, state: Any, player: str) -> None:
+        """``player`` acts next, as a rule of the game decides."""
+        self.walker.give_priority(state, player)
 
     # --- The trace ---------------------------------------------------------------------------
 
@@ -359,7 +386,9 @@ class Game:
 
     def act(self, working: Any, action: Mapping[str, Any], context: Context) -> None:
         """Play ``action`` itself on ``working`` (its handler), after :meth:`before_action`. Raises
-        :class:`Rejection` when the rules refuse it, leaving ``working`` as far as the handler got."""
+        :class:`Rejection` when the game is over or the step the game stands at does not allow the action (as its
+        procedure declares), or when the rules refuse it, leaving ``working`` as far as the handler got."""
+        self.walker.check_action(context, working, action)
         self.vocabulary.actions[action["action"]].handler(context, working, action)
 
     def finish(self, working: Any, context: Context) -> None:

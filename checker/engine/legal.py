@@ -9,6 +9,10 @@ trace says which rulings allow the action. A candidate the rules cannot carry ou
 (:class:`checker.engine.errors.InputError`: a Chain that resolves onto an effect left without its
 target, say) is not allowed either.
 
+Candidates whose action the game's procedure does not allow where play stands (or any, once the game is
+over) are not tried: ``apply`` would refuse them before their handler runs. (For a game whose rules finish something
+before every action, ``before_action``, where play stands is known only once that is done: every candidate is tried.)
+
 A moves module may also give ``actor(state, action)``, the player who takes an action that names
 none (the turn player's attack, say), and ``canonical(action, state)``: the action with every choice the rules
 default written out, so that a scenario's ``{action: defend, mamodo: X, spell: Y}`` and the
@@ -76,12 +80,15 @@ def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> li
     found: list[Option] = []
     seen: set[str] = set()
     assert game.moves is not None
+    settled = getattr(game.rules, "before_action", None) is None  # where play stands is where it will stand
     for candidate in game.moves.candidates(state):
         action = canonical(game, candidate, state)
         key = repr(sorted(action.items()))
         if key in seen:
             continue
         seen.add(key)
+        if settled and not game.walker.allows(state, action["action"]):
+            continue
         context = Context(game, pins)
         try:
             game.apply(state, action, context)

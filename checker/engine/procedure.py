@@ -18,22 +18,40 @@ declare:
     names a predicate that no longer holds;
 ``window``
     which classes of card or effect may be played while the game stands at the step
-    (``allows: any`` or a list), and the rejection, with its ruling, for the rest.
+    (``allows: any`` or a list), and the rejection, with its ruling, for the rest;
+``actions``
+    which actions may be taken while the game stands at the step, and the rejection, with
+    its ruling, for any other (a phase may declare them for every step within it that
+    declares none);
+``priority``
+    who may act there (:class:`PriorityRule`): who acts first (a role the rules bind by
+    name), whether play alternates, what a pass does, when passes end the step and where
+    play then moves on to.
 
-The rules module binds one handler per step id and one predicate per condition
-name (:class:`StepHandlers`); :class:`Walker` checks the binding once and keeps
-the cursor (the state's ``step``) as it walks. Every declared attribute is read
-here or by the site, so the engine and the graphs cannot drift apart.
+The procedure may declare ``over``: a predicate that, while it holds, ends the game, and the
+rejection, with its ruling, of every action then.
+
+The rules module binds one handler per step id, one predicate per condition name and one
+role per name a priority rule gives (:class:`StepHandlers`); :class:`Walker` checks the
+binding once, keeps the cursor (the state's ``step``) as it walks and the priority record
+(the state's ``priority``, :class:`checker.engine.priority.Priority`) as play comes to a
+step with a rule. Every declared attribute is read here or by the site, so the engine and
+the graphs cannot drift apart; :meth:`Step.rules_in_words` says them in words for the site.
+
+Where a repeating step follows the step the cursor stands at, and that step declares
+neither actions nor priority, the game waits at the repeating step (it runs once per player
+action): its declarations are in force.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, TypeVar
 
 from checker.engine.datafile import read_yaml
+from checker.engine.priority import Priority
 
 #: Every class of card or effect is admitted by a window that ``allows: any``.
 ANY = "any"
@@ -50,6 +68,8 @@ Action = Mapping[str, Any]
 #: What every step handler receives: the run's context, the working state, the action being applied ({} if none).
 StepHandler = Callable[[Any, S, Action], None]
 Condition = Callable[[S], bool]
+#: Who plays a role (the attacker, the turn player) at a state: a player's name, or ``None`` when no one does.
+Role = Callable[[S], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +84,83 @@ class Window:
     def admits(self, classes: Iterable[str]) -> bool:
         return self.allows is None or bool(self.allows & set(classes))
 
+    def in_words(self) -> str:
+        if self.allows is None:
+            return "any card may be played"
+        return (f"only {_listed(self.allows)} may be played" + (f" (refused: {self.refuse})" if self.refuse else ""))
+
+
+@dataclass(frozen=True)
+class Actions:
+    """Which actions may be taken while the game stands at a step; any other is refused, with a ruling."""
+
+    allows: frozenset[str]
+    refuse: str  # the reject reason for an action the step does not allow
+    ruling: str | None = None  # the ruling that refusal applies
+    involves: tuple[tuple[str, str], ...] = ()  # the entities that refusal names in the trace
+
+    def in_words(self) -> str:
+        allowed = f"only {_listed(self.allows)}" if self.allows else "no action"
+        return f"{allowed} (refused: {self.refuse})"
+
+
+#: When passes end a step: the first pass, or a pass from every player since the last action.
+PASS_ENDS = {"one-pass": "one pass ends the step", "all-pass": "when every player has passed since the last action, the step ends"}
+#: What a pass does besides being recorded.
+PASS_DOES = {"records": "a pass is recorded", "gives": "a pass gives priority to the other player"}
+
+
+@dataclass(frozen=True)
+class PriorityRule:
+    """Who may act while the game stands at a step, and how passes end it."""
+
+    first: str = ""  # the role (bound by the rules) who holds priority when play comes to the step; "": either player
+    alternates: bool = False  # after a player's action, the other player holds priority
+    passes: str = "records"  # what a pass does (PASS_DOES)
+    ends: str = ""  # when passes end the step (PASS_ENDS); "": they never do
+    then: str = ""  # the step play moves on to when passes end this one; "": it waits there, the step over
+    refuse: str = ""  # the reject reason for an action or a pass out of turn
+    ruling: str | None = None  # the ruling that refusal applies
+    involves: tuple[tuple[str, str], ...] = ()  # the entities that refusal names in the trace
+
+    @property
+    def gives(self) -> bool:
+        return self.passes == "gives"
+
+    def in_words(self, title: Callable[[str], str]) -> str:
+        words = [f"the {_words(self.first)} acts first" if self.first else "either player may act"]
+        if self.alternates:
+            words.append("play alternates")
+        if self.ends:
+            words.append(PASS_DOES[self.passes])
+            ending = PASS_ENDS[self.ends]
+            words.append(f"{ending}, and play moves on to “{title(self.then)}”" if self.then else ending)
+        if self.refuse:
+            words.append(f"out of turn: {self.refuse}")
+        return "; ".join(words)
+
+
+@dataclass(frozen=True)
+class Over:
+    """When the game is over: while the predicate holds, every action is refused, with a ruling."""
+
+    condition: str
+    refuse: str
+    ruling: str | None = None
+    involves: tuple[tuple[str, str], ...] = ()  # the entities that refusal names in the trace
+
+    def in_words(self) -> str:
+        return f"once {_words(self.condition)}, every action is refused ({self.refuse})"
+
+
+def _listed(names: Iterable[str]) -> str:
+    return ", ".join(sorted(names))
+
+
+def _words(name: str) -> str:
+    """A predicate's or a role's name as words: 'battle-goes-on' -> 'battle goes on'."""
+    return name.replace("-", " ").replace("_", " ")
+
 
 @dataclass(frozen=True)
 class Step:
@@ -76,13 +173,27 @@ class Step:
     returns_to: str = ""
     returns_while: str = ""
     window: Window | None = None
+    actions: Actions | None = None
+    priority: PriorityRule | None = None
 
     #: The attributes the walk acts on (``rulings``, ``when`` and ``title`` are for the site).
-    ENGINE_ATTRIBUTES = ("repeat", "condition", "returns_to", "returns_while", "window")
+    ENGINE_ATTRIBUTES = ("repeat", "condition", "returns_to", "returns_while", "window", "actions", "priority")
 
     def declared(self) -> Iterator[str]:
         """The engine attributes this step declares."""
         return (name for name in self.ENGINE_ATTRIBUTES if getattr(self, name))
+
+    def rules_in_words(self, procedure: "Procedure") -> list[str]:
+        """What the step's window, actions and priority rule say, in words (its own or its phase's actions)."""
+        words = []
+        if self.window is not None:
+            words.append(self.window.in_words())
+        actions = procedure.actions_at(self.id)
+        if actions is not None:
+            words.append(actions.in_words())
+        if self.priority is not None:
+            words.append(self.priority.in_words(lambda step_id: procedure.step(step_id).title))
+        return words
 
 
 @dataclass(frozen=True)
@@ -92,6 +203,7 @@ class Phase:
     steps: tuple[Step, ...] = ()
     phases: tuple["Phase", ...] = ()
     section: str = ""
+    actions: Actions | None = None  # for every step within that declares none
 
     def all_steps(self) -> Iterator[tuple["Phase", Step]]:
         """This phase's steps, then its inner phases' steps, each with the phase that holds it."""
@@ -106,6 +218,7 @@ class Procedure:
     id: str
     title: str
     phases: tuple[Phase, ...]
+    over: Over | None = None
 
     def all_phases(self) -> Iterator[tuple[Phase, Phase | None]]:
         """Every phase, outer before inner, with the phase that holds it (``None`` at the top)."""
@@ -147,9 +260,58 @@ class Procedure:
     @property
     def conditions(self) -> frozenset[str]:
         """Every predicate name the declaration uses."""
-        return frozenset(
-            name for _, step in self.steps() for name in (step.condition, step.returns_while) if name
-        )
+        names = {name for _, step in self.steps() for name in (step.condition, step.returns_while) if name}
+        if self.over is not None:
+            names.add(self.over.condition)
+        return frozenset(names)
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """Every role name the priority rules use."""
+        return frozenset(step.priority.first for _, step in self.steps() if step.priority is not None and step.priority.first)
+
+    @property
+    def has_priority(self) -> bool:
+        return any(step.priority is not None for _, step in self.steps())
+
+    @functools.cached_property
+    def _actions(self) -> dict[str, tuple[Actions, str]]:
+        """Each step's actions, its own or its nearest phase's, with where they are declared (a step id or ``phase:ID``)."""
+        found: dict[str, tuple[Actions, str]] = {}
+
+        def within(phase: Phase, inherited: tuple[Actions, str] | None) -> None:
+            here = (phase.actions, f"phase:{phase.id}") if phase.actions is not None else inherited
+            for step in phase.steps:
+                own = (step.actions, step.id) if step.actions is not None else here
+                if own is not None:
+                    found[step.id] = own
+            for inner in phase.phases:
+                within(inner, here)
+
+        for phase in self.phases:
+            within(phase, None)
+        return found
+
+    def actions_at(self, step_id: str) -> Actions | None:
+        """The actions allowed at a step (its own declaration, else its nearest phase's), if declared."""
+        entry = self._actions.get(step_id)
+        return entry[0] if entry else None
+
+    def actions_declared_by(self, step_id: str) -> str | None:
+        """Where the actions of a step are declared: the step's id, or ``phase:ID``."""
+        entry = self._actions.get(step_id)
+        return entry[1] if entry else None
+
+    def declared(self) -> Iterator[tuple[str, str]]:
+        """Every (step id, ``phase:ID`` or ``procedure``; attribute) the engine must act on."""
+        for _, step in self.steps():
+            for name in step.declared():
+                yield step.id, name
+        for phase, _ in self.all_phases():
+            if phase.actions is not None:
+                yield f"phase:{phase.id}", "actions"
+        if self.over is not None:
+            yield "procedure", "over"
 
 
 def _phases_within(phases: tuple[Phase, ...], parent: Phase | None) -> Iterator[tuple[Phase, Phase | None]]:
@@ -164,6 +326,8 @@ class StepHandlers(Generic[S]):
     def __init__(self) -> None:
         self.handlers: dict[str, StepHandler[S]] = {}
         self.predicates: dict[str, Condition[S]] = {}
+        self.roles: dict[str, Role[S]] = {}
+        self.passes: dict[str, StepHandler[S]] = {}
 
     def __call__(self, step_id: str) -> Callable[[StepHandler[S]], StepHandler[S]]:
         """Decorator: ``@steps("declare-attack")`` binds the handler of that step."""
@@ -172,6 +336,16 @@ class StepHandlers(Generic[S]):
     def condition(self, name: str) -> Callable[[Condition[S]], Condition[S]]:
         """Decorator: ``@steps.condition("in-battle")`` binds the predicate a step's ``condition`` names."""
         return _binder(self.predicates, name, f"condition {name!r} has two predicates")
+
+    def role(self, name: str) -> Callable[[Role[S]], Role[S]]:
+        """Decorator: ``@steps.role("attacker")`` binds who plays the role a priority rule's ``first`` names."""
+        return _binder(self.roles, name, f"role {name!r} has two binders")
+
+    def passed(self, step_id: str) -> Callable[[StepHandler[S]], StepHandler[S]]:
+        """Decorator: ``@steps.passed("attack")`` binds what a pass means at that step, by the game's rules (the
+        Defender waives the Defense, say); the core calls it once the pass is recorded (``state.priority`` says
+        whether it ended the step), before play moves on."""
+        return _binder(self.passes, step_id, f"step {step_id!r} has two meanings of a pass")
 
     @property
     def ids(self) -> frozenset[str]:
@@ -216,12 +390,27 @@ class Walker(Generic[S]):
             f"step {s.id!r} returns to undeclared {s.returns_to!r}"
             for _, s in procedure.steps() if s.returns_to and s.returns_to not in declared
         ]
+        problems += [f"role {r!r} has no binder" for r in sorted(procedure.roles - set(handlers.roles))]
+        problems += [f"role binder {r!r} is named by no priority rule" for r in sorted(set(handlers.roles) - procedure.roles)]
+        problems += [
+            f"step {s.id!r}: passes move play on to undeclared {s.priority.then!r}"
+            for _, s in procedure.steps() if s.priority is not None and s.priority.then and s.priority.then not in declared
+        ]
+        problems += [
+            f"step {s.id!r}: passes move play on to {s.priority.then!r}, but no pass ends the step"
+            for _, s in procedure.steps() if s.priority is not None and s.priority.then and not s.priority.ends
+        ]
+        ruled = {s.id for _, s in procedure.steps() if s.priority is not None}
+        problems += [f"a pass is given a meaning at {s!r}, which has no priority rule" for s in sorted(set(handlers.passes) - ruled)]
         if problems:
             raise BindingError(f"{procedure.id}: " + "; ".join(problems))
         self.procedure = procedure
         self.handlers = handlers
         self._located = {step.id: (phase, step) for phase, step in procedure.steps()}
-        #: (step id, attribute) pairs the walk has acted on: a declared attribute never read is dead data.
+        order = procedure.order
+        self._following = {step_id: self._located[order[i + 1]][1] for i, step_id in enumerate(order[:-1])}
+        #: (step id, ``phase:ID`` or ``procedure``; attribute) pairs the walk has acted on: a declared attribute never
+        #: read is dead data.
         self.read: set[tuple[str, str]] = set()
 
     def where(self, step_id: str) -> tuple[Phase, Step]:
@@ -233,6 +422,11 @@ class Walker(Generic[S]):
             return None
         self.read.add((step_id, "window"))
         return self._located[step_id][1].window
+
+    def reached(self, state: S, step_id: str) -> bool:
+        """Whether play stands at ``step_id`` or after it in the order of play (before the first step: nowhere)."""
+        order, at = self.procedure.order, state.step
+        return at is not None and at in self._located and order.index(at) >= order.index(step_id)
 
     def exists(self, state: S, step: Step) -> bool:
         """A step with a ``condition`` exists only while its predicate holds."""
@@ -246,8 +440,10 @@ class Walker(Generic[S]):
         phase, step = self.where(step_id)
         if step.repeat:
             self.read.add((step_id, "repeat"))
+        self._leave(state, step_id)
         context.in_step(phase, step, self.handlers.handlers[step_id], state, action)
         state.step = step_id
+        self._follow(state)
 
     def advance(
         self, context: Any, state: S, to: str, action: Action, *, between: Callable[[str], None] | None = None
@@ -296,6 +492,150 @@ class Walker(Generic[S]):
         order = self.procedure.order
         index = order.index(step_id)
         state.step = order[index - 1] if index else None
+        self._follow(state)
+
+    # --- Who may act, and what -------------------------------------------------------------------
+
+    def _declares(self, step: Step) -> bool:
+        return step.priority is not None or self.procedure.actions_at(step.id) is not None
+
+    def standing(self, state: S) -> Step | None:
+        """The step whose actions and priority rule are in force: the cursor's, or the repeating step the game waits
+        at just after it (when the cursor's step declares neither). ``None`` before the first step."""
+        located = self._located.get(state.step)  # type: ignore[arg-type]
+        if located is None:
+            first = self._located[self.procedure.order[0]][1]
+            return first if first.repeat and self._declares(first) else None
+        step = located[1]
+        if self._declares(step):
+            return step
+        following = self._following.get(step.id)
+        return following if following is not None and following.repeat and self._declares(following) else step
+
+    def _follow(self, state: S) -> None:
+        """Play has come to a step: open the record of its priority rule, or close the record where there is none.
+
+        A step that play comes back to while its rule is under way (a repeating step run again) keeps its record; a
+        game that is over has none (no one acts)."""
+        record = getattr(state, "priority", None)
+        if not isinstance(record, Priority):
+            return
+        step = self.standing(state)
+        rule = step.priority if step is not None else None
+        if rule is None or step is None or self._over(state):  # no rule here, or no one acts once the game is over
+            if record.step is not None:
+                state.priority = record.closed()  # type: ignore[attr-defined]
+            return
+        if record.step == step.id:
+            return
+        self.read.add((step.id, "priority"))
+        holder = self.handlers.roles[rule.first](state) if rule.first else None
+        state.priority = record.opened(step.id, holder)  # type: ignore[attr-defined]
+
+    def _leave(self, state: S, step_id: str) -> None:
+        """A step runs: the record of another step's rule closes, play having left that step."""
+        record = getattr(state, "priority", None)
+        if isinstance(record, Priority) and record.step not in (None, step_id):
+            state.priority = record.closed()  # type: ignore[attr-defined]
+
+    def _rule(self, state: S) -> tuple[Step, PriorityRule, Priority] | None:
+        """The step the game stands at, its priority rule and the record of it, if the step has a rule."""
+        step = self.standing(state)
+        record = getattr(state, "priority", None)
+        if step is None or step.priority is None:
+            return None
+        if not isinstance(record, Priority):
+            raise TypeError(f"step {step.id!r} declares a priority rule: the state needs a `priority` record (Priority)")
+        self.read.add((step.id, "priority"))
+        return step, step.priority, record
+
+    def check_action(self, context: Any, state: S, action: Action) -> None:
+        """Refuse an action once the game is over, or one the step the game stands at does not allow, with the
+        declared reason and ruling."""
+        name = action["action"]
+        over = self.procedure.over
+        if over is not None and self._over(state):
+            self.read.add(("procedure", "over"))
+            raise context.reject(over.refuse, f"{name}: the game is over ({_words(over.condition)})", over.ruling,
+                                 involves=over.involves)
+        step = self.standing(state)
+        if step is None:
+            return
+        actions = self.procedure.actions_at(step.id)
+        if actions is None:
+            return
+        self.read.add((self.procedure.actions_declared_by(step.id) or step.id, "actions"))
+        if name not in actions.allows:
+            allowed = f"only {_listed(actions.allows)}" if actions.allows else "no action"
+            raise context.reject(actions.refuse, f"{name} is not taken at “{step.title}”: {allowed}", actions.ruling,
+                                 involves=actions.involves)
+
+    def _over(self, state: S) -> bool:
+        over = self.procedure.over
+        return over is not None and self.handlers.predicates[over.condition](state)
+
+    def allows(self, state: S, name: str) -> bool:
+        """Whether :meth:`check_action` lets the action ``name`` through at ``state`` (nothing is noted)."""
+        if self._over(state):
+            return False
+        step = self.standing(state)
+        actions = self.procedure.actions_at(step.id) if step is not None else None
+        return actions is None or name in actions.allows
+
+    def take_turn(self, context: Any, state: S, player: str, *, in_turn: bool = True) -> None:
+        """``player`` performs an action: refused out of turn (unless the rules say it needs no priority,
+        ``in_turn=False``: a response that interrupts, say); the passes are forgotten and, where play alternates, the
+        next player acts."""
+        found = self._rule(state)
+        if found is None:
+            return
+        step, rule, record = found
+        if in_turn:
+            self._in_turn(context, step, rule, record, player, "act")
+        state.priority = record.acted(player, alternates=rule.alternates)  # type: ignore[attr-defined]
+
+    def pass_turn(self, context: Any, state: S, player: str | None, action: Action) -> bool:
+        """``player`` passes (``None``: every player at once): refused out of turn; recorded. Whether the passes end
+        the step: then no one holds priority and, if the rule says where, play moves on there. Where no rule is in
+        force, a pass ends nothing."""
+        found = self._rule(state)
+        if found is None:
+            return False  # no rule is in force: a pass ends nothing
+        step, rule, record = found
+        if player is None:
+            record = replace(record, passed=record.players)
+        else:
+            self._in_turn(context, step, rule, record, player, "pass")
+            record = record.passing(player, gives=rule.gives)
+        ends = rule.ends == "one-pass" or (rule.ends == "all-pass" and record.all_passed)
+        state.priority = record.ending() if ends else record  # type: ignore[attr-defined]
+        meaning = self.handlers.passes.get(step.id)
+        if meaning is not None:
+            context.in_step(self._located[step.id][0], step, meaning, state, action)
+        if ends and rule.then:
+            self.advance(context, state, rule.then, action)
+        return ends
+
+    def start_at(self, state: S, step_id: str) -> None:
+        """A game that a scenario starts mid-way stands at ``step_id``, no step run: for ``setup`` only."""
+        self.where(step_id)
+        state.step = step_id
+        self._follow(state)
+
+    def give_priority(self, state: S, player: str) -> None:
+        """``player`` acts next, as a rule of the game decides (an ambiguous ruling's reading, say)."""
+        found = self._rule(state)
+        if found is None:
+            raise KeyError(f"no priority rule is in force at {state.step!r}")
+        state.priority = found[2].given(player)  # type: ignore[attr-defined]
+
+    def _in_turn(self, context: Any, step: Step, rule: PriorityRule, record: Priority, player: str, doing: str) -> None:
+        if record.ended:
+            raise context.reject(rule.refuse, f"{player} cannot {doing}: the passes have ended “{step.title}”", rule.ruling,
+                                 involves=rule.involves)
+        if record.holder is not None and record.holder != player:
+            raise context.reject(rule.refuse, f"{record.holder} holds priority at “{step.title}”, not {player}", rule.ruling,
+                                 involves=rule.involves)
 
     def check_window(self, context: Any, step_id: str | None, classes: Iterable[str], *, name: str, involves: Iterable[Any] = ()) -> None:
         """Refuse, with the step's declared reason and ruling, a card whose classes the window does not allow."""
@@ -315,8 +655,10 @@ class Walker(Generic[S]):
 
 # --- Reading the declaration -------------------------------------------------------------------
 
-_STEP_KEYS = {"id", "title", "rulings", "when", "repeat", "condition", "returns_to", "returns_while", "window"}
-_PHASE_KEYS = {"id", "title", "steps", "phases", "section"}
+_STEP_KEYS = {"id", "title", "rulings", "when", "repeat", "condition", "returns_to", "returns_while", "window", "actions",
+              "priority"}
+_PHASE_KEYS = {"id", "title", "steps", "phases", "section", "actions"}
+_PROCEDURE_KEYS = {"id", "title", "phases", "over"}
 
 
 def _known_keys(raw: Mapping[str, Any], known: set[str], where: str) -> None:
@@ -338,6 +680,36 @@ def _window(raw: Any, where: str) -> Window:
     )
 
 
+def _involves(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """The entities a declared refusal names: ``[[kind, name], ...]``."""
+    if not isinstance(raw, list) or not all(isinstance(e, list) and len(e) == 2 for e in raw):
+        raise BindingError(f"{where}: involves is a list of [kind, name] pairs, not {raw!r}")
+    return tuple((str(kind), str(name)) for kind, name in raw)
+
+
+def _actions(raw: Any, where: str) -> Actions:
+    _known_keys(raw, {"allows", "refuse", "ruling", "involves"}, f"actions of {where!r}")
+    if "refuse" not in raw:
+        raise BindingError(f"actions of {where!r}: the reject reason (refuse) for any other action is missing")
+    return Actions(allows=frozenset(raw.get("allows", ())), refuse=raw["refuse"], ruling=raw.get("ruling"),
+                   involves=_involves(raw.get("involves", []), f"actions of {where!r}"))
+
+
+def _priority(raw: Any, where: str) -> PriorityRule:
+    _known_keys(raw, {"first", "alternates", "pass", "ends", "then", "refuse", "ruling", "involves"}, f"priority of {where!r}")
+    rule = PriorityRule(first=raw.get("first", ""), alternates=bool(raw.get("alternates", False)),
+                        passes=raw.get("pass", "records"), ends=raw.get("ends", ""), then=raw.get("then", ""),
+                        refuse=raw.get("refuse", ""), ruling=raw.get("ruling"),
+                        involves=_involves(raw.get("involves", []), f"priority of {where!r}"))
+    if rule.passes not in PASS_DOES:
+        raise BindingError(f"priority of {where!r}: pass is one of {sorted(PASS_DOES)}, not {rule.passes!r}")
+    if rule.ends and rule.ends not in PASS_ENDS:
+        raise BindingError(f"priority of {where!r}: ends is one of {sorted(PASS_ENDS)}, not {rule.ends!r}")
+    if (rule.first or rule.alternates or rule.passes == "gives") and not rule.refuse:
+        raise BindingError(f"priority of {where!r}: the reject reason (refuse) for acting out of turn is missing")
+    return rule
+
+
 def _step(raw: Mapping[str, Any]) -> Step:
     _known_keys(raw, _STEP_KEYS, f"step {raw.get('id')!r}")
     return Step(
@@ -350,6 +722,8 @@ def _step(raw: Mapping[str, Any]) -> Step:
         returns_to=raw.get("returns_to", ""),
         returns_while=raw.get("returns_while", ""),
         window=_window(raw["window"], raw["id"]) if "window" in raw else None,
+        actions=_actions(raw["actions"], raw["id"]) if "actions" in raw else None,
+        priority=_priority(raw["priority"], raw["id"]) if "priority" in raw else None,
     )
 
 
@@ -361,11 +735,20 @@ def _phase(raw: Mapping[str, Any]) -> Phase:
         section=raw.get("section", ""),
         steps=tuple(_step(step) for step in raw.get("steps", ())),
         phases=tuple(_phase(inner) for inner in raw.get("phases", ())),
+        actions=_actions(raw["actions"], f"phase {raw['id']}") if "actions" in raw else None,
     )
+
+
+def _over(raw: Any) -> Over:
+    _known_keys(raw, {"condition", "refuse", "ruling", "involves"}, "over")
+    return Over(condition=raw["condition"], refuse=raw["refuse"], ruling=raw.get("ruling"),
+                involves=_involves(raw.get("involves", []), "over"))
 
 
 def load_procedure(path: Path) -> Procedure:
     raw: dict[str, Any] = read_yaml(path)
-    return Procedure(id=raw["id"], title=raw["title"], phases=tuple(_phase(phase) for phase in raw["phases"]))
+    _known_keys(raw, _PROCEDURE_KEYS, f"procedure {raw.get('id')!r}")
+    return Procedure(id=raw["id"], title=raw["title"], phases=tuple(_phase(phase) for phase in raw["phases"]),
+                     over=_over(raw["over"]) if "over" in raw else None)
 
 

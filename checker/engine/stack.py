@@ -1,9 +1,11 @@
 """The response stack: cards and effects played in response to each other.
 
 Links are added on top; when every player passes in turn, the stack resolves
-last in, first out. A link may negate the link below it, which then resolves to
-nothing. Some games call the stack a Chain, others call it cut-ins or
-responses. The stack is immutable: every operation returns a new one.
+last in, first out (who has passed is the core's priority record,
+:class:`checker.engine.priority.Priority`, not the stack's). A link may negate
+the link below it, which then resolves to nothing. Some games call the stack a
+Chain, others call it cut-ins or responses. The stack is immutable: every
+operation returns a new one.
 """
 
 from __future__ import annotations
@@ -34,7 +36,6 @@ Resolver = Callable[[int, Link[E], "ResponseStack[E]"], "ResponseStack[E]"]
 @dataclass(frozen=True)
 class ResponseStack(Generic[E]):
     links: tuple[Link[E], ...] = ()
-    passed: frozenset[str] = frozenset()  # players who passed since the last link was added
 
     def __len__(self) -> int:
         return len(self.links)
@@ -51,9 +52,20 @@ class ResponseStack(Generic[E]):
     def top(self) -> Link[E] | None:
         return self.links[-1] if self.links else None
 
+    @property
+    def standing(self) -> list[Link[E]]:
+        """The links not negated, bottom first."""
+        return [link for link in self.links if not link.negated]
+
     def push(self, link: Link[E]) -> "ResponseStack[E]":
-        """A new link on top; every player may respond to it again."""
+        """A new link on top."""
         return ResponseStack((*self.links, link))
+
+    def pop(self) -> "ResponseStack[E]":
+        """The stack below the top link."""
+        if not self.links:
+            raise IndexError("the stack is empty")
+        return ResponseStack(self.links[:-1])
 
     def extend(self, links: Iterable[Link[E]]) -> "ResponseStack[E]":
         return ResponseStack((*self.links, *links))
@@ -65,12 +77,6 @@ class ResponseStack(Generic[E]):
             raise IndexError(f"the stack has no link {number}")
         negated = replace(self.links[index], negated=True)
         return replace(self, links=(*self.links[:index], negated, *self.links[index + 1:]))
-
-    def pass_priority(self, player: str) -> "ResponseStack[E]":
-        return replace(self, passed=self.passed | {player})
-
-    def all_passed(self, players: Iterable[str]) -> bool:
-        return set(players) <= self.passed
 
     def resolve(
         self,

@@ -143,8 +143,9 @@ def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str
 
     An arrow into a step that has a condition says "only if ..."; a repeating step loops on
     itself; a step that ``returns_to`` another draws its arrow back up beside the chart,
-    saying "while ..." when ``returns_while`` names the predicate. Every ruling of a step is
-    one of its links.
+    saying "while ..." when ``returns_while`` names the predicate. What a step's window,
+    actions and priority rule say, in words, is in its description. Every ruling of a step
+    is one of its links.
     """
     nodes: list[dict[str, Any]] = []
     edges: list[dict[str, Any]] = []
@@ -176,7 +177,7 @@ def procedure_graph(procedure: Procedure, url: Callable[[str], str]) -> dict[str
             y += height
             nodes.append({"data": {
                 "id": step_id, "parent": phase_id, "label": title, "name": step.title, "kind": "step", "height": height,
-                "when": step.when, "condition": _words(step.condition),
+                "when": step.when, "condition": _words(step.condition), "rules": step.rules_in_words(procedure),
                 "links": [{"text": ruling, "url": url(ruling)} for ruling in step.rulings],
             }})
             if step.repeat:

@@ -1,7 +1,8 @@
 """Spark Duel: the core's own example game (game id ``spark-duel``).
 
-A few rules, a procedure with a nested phase, a loop and a condition, a response
-window and stack, one ambiguous ruling and a preparation rule that refuses a state.
+A few rules, a procedure with a nested phase, a loop and a condition, the actions
+each step allows, a response window and stack whose passes a priority rule ends, one
+ambiguous ruling and a preparation rule that refuses a state.
 The core's tests run it; ``docs/adding-a-game.md`` walks through it.
 """
 

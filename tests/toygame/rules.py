@@ -1,10 +1,12 @@
 """Spark Duel, as ``rules.md`` states it, section by section.
 
-The duel stands at one step of ``procedure.yaml``. The ``spark`` action runs the
-attacker's or the defender's step; after the defender's Spark the duel stands at
-the response window, where ``respond`` puts a Shield or a Break on the response
-stack; when both players ``pass``, the stack resolves and the round is compared,
-and the procedure's loop brings the duel back to the next round.
+The duel stands at one step of ``procedure.yaml``, which declares the actions each step
+allows and, at the responses, the priority rule: what else is taken there is refused by the
+core. The ``spark`` action runs the attacker's or the defender's step; after the defender's
+Spark the duel stands at the response window, where ``respond`` puts a Shield or a Break on
+the response stack; when both players ``pass`` (the core keeps who has passed since the last
+response), play moves on: the stack resolves and the round is compared, and the procedure's
+loop brings the duel back to the next round.
 """
 
 from __future__ import annotations
@@ -67,14 +69,11 @@ def check_hands(context: Context, state: State, action: Mapping[str, Any]) -> No
 @vocabulary.action("spark", "Play a Spark face up: the attacker first, then the defender.",
                    params={"player": ref("player"), "card": ref("card-name")}, required=["player", "card"])
 def spark(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    if state.loser is not None:
-        raise context.reject("duel-over", f"{state.loser} has lost the duel", "toy.end.lose")
-    step = "attacker-spark" if state.step in (None, "check-hands", "end-of-round") else "defender-spark"
-    if state.step not in (None, "check-hands", "end-of-round", "attacker-spark"):
-        raise context.reject("not-your-spark", "both Sparks of this round are played", "toy.round.sparks")
-    context.advance(state, step, action)
-    if step == "defender-spark":
-        context.advance(state, "responses")
+    if not state.sparks:  # a round's first Spark is the attacker's
+        context.advance(state, "attacker-spark", action)
+        return
+    context.advance(state, "defender-spark", action)
+    context.advance(state, "responses")
 
 
 def _play_spark(context: Context, state: State, action: Mapping[str, Any], player: str) -> None:
@@ -91,7 +90,6 @@ def _play_spark(context: Context, state: State, action: Mapping[str, Any], playe
 
 @steps("attacker-spark")
 def attacker_spark(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    state.sparks, state.shielded, state.responses = {}, False, ResponseStack()
     _play_spark(context, state, action, state.attacker)
 
 
@@ -110,12 +108,11 @@ def open_responses(context: Context, state: State, action: Mapping[str, Any]) ->
                    params={"player": ref("player"), "card": ref("card-name")}, required=["player", "card"])
 def respond(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name, played = action["player"], action["card"]
-    if state.step != "responses":
-        raise context.reject("no-responses-now", "responses follow the defender's Spark", "toy.round.responses")
     context.check_window(state, [played.lower()], name=played, involves=[card(played)])
     if (played == "Shield") != (name == state.defender):
         raise context.reject("wrong-responder", f"{name} cannot respond with a {played}", "toy.round.responses",
                              involves=[card(played)])
+    context.take_turn(state, name)  # a new response: the passes before it no longer count
     _take(context, state, name, played)
     state.responses = state.responses.push(Link(name, played, played.lower()))
     context.note("toy.round.responses", f"{name} responds with a {played} (response {len(state.responses)})",
@@ -125,11 +122,7 @@ def respond(context: Context, state: State, action: Mapping[str, Any]) -> None:
 @vocabulary.action("pass", "Pass: when both players pass in turn, the responses resolve and the round is compared.",
                    params={"player": ref("player")}, required=["player"])
 def pass_(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    if state.step != "responses":
-        raise context.reject("no-responses-now", "players pass only after the defender's Spark", "toy.round.responses")
-    state.responses = state.responses.pass_priority(action["player"])
-    if state.responses.all_passed(PLAYERS):
-        context.advance(state, "end-of-round")
+    context.pass_turn(state, action["player"])  # both passed since the last response: play moves on to the round's end
 
 
 @steps.condition("responses-played")
@@ -208,6 +201,7 @@ def end_of_round(context: Context, state: State, action: Mapping[str, Any]) -> N
         context.note("toy.end.lose", f"{out[0]} has no life left and loses the duel", involves=[mechanic("life")])
         return
     state.attacker = other(state.attacker)
+    state.sparks, state.shielded = {}, False
     context.note("toy.end.exchange", f"Roles exchange: {state.attacker} attacks in the next round",
                  involves=[mechanic("round")])
 
@@ -215,6 +209,11 @@ def end_of_round(context: Context, state: State, action: Mapping[str, Any]) -> N
 @steps.condition("both-have-life")
 def both_have_life(state: State) -> bool:
     return state.loser is None
+
+
+@steps.condition("a-player-has-no-life")
+def duel_over(state: State) -> bool:
+    return state.loser is not None
 
 
 def _take(context: Context, state: State, name: str, played: str) -> None:

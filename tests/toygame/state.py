@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from checker.engine.priority import Priority
 from checker.engine.stack import ResponseStack
 
 PLAYERS = ("A", "B")
@@ -31,6 +32,7 @@ class State:
     players: dict[str, Player]
     attacker: str
     step: str | None = None  # the procedure step the duel stands at
+    priority: Priority = Priority(PLAYERS)  # who has passed since the last response (the core keeps it)
     sparks: dict[str, int] = field(default_factory=dict)  # this round's Sparks, by player
     responses: ResponseStack[str] = field(default_factory=ResponseStack)
     shielded: bool = False  # a Shield resolved this round

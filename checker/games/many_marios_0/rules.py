@@ -419,6 +419,11 @@ def battle_goes_on(state: State) -> bool:
     return not state.over
 
 
+@steps.condition("battle-ended")
+def battle_ended(state: State) -> bool:
+    return state.over
+
+
 # === Actions ========================================================================================
 
 
@@ -426,10 +431,7 @@ def battle_goes_on(state: State) -> bool:
                    params={"rounds": {"type": "integer", "minimum": 1}})
 def battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """Set the battle up (once), then fight the rounds asked for, or to the end."""
-    if state.over:
-        raise context.reject("battle-over", "the battle has already ended")
-    if state.step is None:
-        context.walk(state, "beginning", action)
+    context.advance(state, "first-player", action)  # the beginning, unless the battle has begun
     limit = action.get("rounds")
     fought = 0
     while not state.over and (limit is None or fought < limit):

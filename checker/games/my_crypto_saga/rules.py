@@ -84,6 +84,12 @@ __all__ = ["steps", "vocabulary", "setup", "observe"]
 def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
     """The battle as the scenario sets it (players, decks, the skills of its Card Types), if its decks can be played."""
     state = build_state(initial, cards)
+    context.walk(state, "players-and-decks")
+    return state
+
+
+@steps("check-decks")
+def check_players_and_decks(context: Context, state: State, action: Mapping[str, Any]) -> None:
     if len(state.seats) not in PLAYERS:
         raise context.reject("player-count", f"{len(state.seats)} player(s); a battle is played by 2 to 4",
                              "mcs.overview.players", players=len(state.seats))
@@ -97,7 +103,6 @@ def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any]
     context.note("mcs.card.number", "Every card's Number is between 1 and 10", involves=decks)
     context.note("mcs.card.kami-types", "Every card of one Kami, in every deck, has the same Number", involves=decks)
     context.note("mcs.card.light", "No card of a deck is Light: Light comes only from skills", involves=decks)
-    return state
 
 
 def check_deck(context: Context, state: State, seat: str) -> None:
@@ -124,15 +129,10 @@ def check_kami_numbers(context: Context, state: State) -> None:
                                  involves=[card_entity(first), card_entity(card)])
 
 
-def battle_goes_on(context: Context, state: State) -> None:
-    if state.stage == "over":
-        raise context.reject("battle-over", "the battle is over", "mcs.ranking.three-games")
-
-
-def expect_stage(context: Context, state: State, stage: str, what: str) -> None:
-    battle_goes_on(context, state)
-    if state.stage != stage:
-        raise context.reject("wrong-stage", f"{what} is not next (now: {state.stage})")
+@steps.condition("battle-ranked")
+def battle_ranked(state: State) -> bool:
+    """The three games are played and the battle ranked: it is over."""
+    return state.ranking is not None
 
 
 def choices(description: str, value: Mapping[str, Any]) -> dict[str, Any]:
@@ -149,7 +149,6 @@ def choices(description: str, value: Mapping[str, Any]) -> dict[str, Any]:
                                                                      "items": {"type": "string"}})},
                    required=["hands"])
 def deal(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    expect_stage(context, state, "deal", "handout")
     context.walk(state, "handout", action)
     state.stage = "pre-round"
 
@@ -244,7 +243,6 @@ def note_kept_change(context: Context, card: Card) -> None:
 @vocabulary.action("disconnect", "A player is disconnected; from now on their actions are chosen as on a timeout.",
                    params={"player": SEAT}, required=["player"])
 def disconnect(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle_goes_on(context, state)
     player = state.players[action["player"]]
     if player.disconnected:
         raise context.reject("player-disconnected", f"{player.seat} is already disconnected", "mcs.disconnect.no-return")
@@ -271,7 +269,6 @@ def _charge(context: Context, state: State, player: Player, card: Card, amount: 
 @vocabulary.action("pre-round", "Pre-Round: each player's card ('timeout' for the automatic choice), the Pre-Charge, skills.",
                    params={"select": choices("Each player's card, or 'timeout'.", {"type": "string"})}, required=["select"])
 def pre_round(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    expect_stage(context, state, "pre-round", "pre-round")
     context.walk(state, "pre-round", action)
     state.stage = "round-1"
 
@@ -330,17 +327,15 @@ CHARGE_CHOICE = {"oneOf": [
                            "charge": choices("Each player's Charge Action.", CHARGE_CHOICE)},
                    required=["select", "charge"])
 def play_round(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    battle_goes_on(context, state)
-    if state.stage not in ("round-1", "round-2"):
-        raise context.reject("wrong-stage", f"no round is next (now: {state.stage})")
+    first = round_2_follows(state)  # the Elemental Boost's loop brings play back for Round 2
     context.walk(state, "round", action)
-    if state.step != "elemental-boost":  # the Elemental Boost's loop brought play back: Round 2 follows
+    if first:
         state.stage = "round-2"
         return
     context.note("mcs.game.composition", f"Game {state.game}'s Pre-Round, Round 1 and Round 2 are played: the game is "
                  "complete and its Final Count follows", involves=[mechanic("Final Count")])
     context.advance(state, "kp-tally", action)
-    if state.step != "kp-tally":  # the KP tally's loop brought play back to the next deal
+    if games_remain(state):  # the KP tally's loop brought play back to the next deal
         state.game += 1
         state.stage = "deal"
         return

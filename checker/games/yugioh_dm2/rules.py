@@ -3,9 +3,11 @@
 Read beside ``yugioh-duel-monsters-2-battle-phase.txt``: Start Step, Battle Step, Replay
 Rules, Damage Step, End Step, At the Same Time. The duel always stands at one step of
 ``procedure.yaml``; a player's action names the step it belongs to and the core walks every
-step in between, in the declared order. The Chain is the core's response stack: it resolves
-last link first (the general rule of Chains, which this chapter relies on) when the players
-stop adding links. What may be activated at each step is the step's ``window:`` there.
+step in between, in the declared order. A turn begins in its Main Phase (the procedure's
+``main``, before this chapter), where the turn player may enter the Battle Phase. The Chain is
+the core's response stack: it resolves last link first (the general rule of Chains, which this
+chapter relies on) when the players stop adding links. What may be activated at each step is the
+step's ``window:`` there; which actions may be taken, its ``actions:`` (the core refuses the rest).
 """
 
 from __future__ import annotations
@@ -103,7 +105,9 @@ def attack_value(state: State, monster: Monster, battling: bool) -> int:
 def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
     """The duel as the scenario sets it; every card is the scenario's (the chapter names none)."""
     defined = {name: card_from(name, raw) for name, raw in {**book.get("cards", {}), **cards}.items()}
-    return build_state(initial, Book(defined))
+    state = build_state(initial, Book(defined))
+    context.advance(state, MAIN)
+    return state
 
 
 __all__ = ["steps", "vocabulary", "setup", "observe", "settle"]
@@ -150,6 +154,24 @@ def battle_to_fight(state: State) -> bool:
 def the_battle(state: State) -> Battle:
     assert state.battle is not None, "the walk runs battle steps only during a battle"
     return state.battle
+
+
+# === The Main Phase, before this chapter ==========================================================
+
+
+@steps("main")
+def main_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The turn player's Main Phase: any Magic or Trap card may be activated (the general rule, its window)."""
+
+
+@steps("next-turn")
+def next_turn(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The turn ends: what lasted until its end is undone, and the other player's turn begins."""
+    end_durations(context, state, frozenset(UNTIL), None)
+    for monster in state.monsters:
+        monster.attacked = False
+    state.active, state.turn = opponent(state.active), state.turn + 1
+    context.note(None, f"Turn {state.turn}: {state.active} to play")
 
 
 # === Start Step ==================================================================================
@@ -248,21 +270,15 @@ def activate(context: Context, state: State, action: Mapping[str, Any]) -> None:
 
 
 def _check_window(context: Context, state: State, card: Card) -> None:
-    """What the window of the duel's step allows; before the Battle Phase (MAIN), anything may be activated.
-
-    MAIN stands for the Main Phase, which this chapter does not describe: it is not a step of
-    ``procedure.yaml``, so it has no declared window, and its rule (any Magic or Trap card) lives here.
-    """
+    """What the window of the duel's step allows (in the Main Phase, before this chapter: anything)."""
     step = state.step
-    if step != MAIN and context.walker.window(step) is None:
+    if context.walker.window(step) is None:
         raise context.reject("no-activation-now", f"cards cannot be activated during {step}")
     classes = card.classes | ({"trap"} if card.type == "trap" else set())
     involves = [card_entity(card.name)]
     if "attack-response" in card.classes:
         involves.append(mechanic("attack response"))
         _check_attack_response(context, state, card, involves)
-    if step == MAIN:
-        return
     assert step is not None  # a step with a window is a step of the procedure
     if context.walker.where(step)[0].id == "damage-step":
         involves.append(mechanic("Damage Step"))
@@ -325,8 +341,7 @@ def resolve_chain(context: Context, state: State) -> None:
 @vocabulary.action("resolve-chain", "Both players pass: the Chain resolves, last link first.")
 def resolve_chain_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     resolve_chain(context, state)
-    if state.step == "attack-responses":
-        advance(context, state, "further-chains", action)
+    context.pass_turn(state, None, action)  # both pass: after the attack's responses, further Chains may start
 
 
 def apply_effect(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
@@ -832,23 +847,16 @@ def end_step_activations(context: Context, state: State, action: Mapping[str, An
 # === Actions =====================================================================================
 
 
-def _in_battle_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
+def _turn_players(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The turn player conducts the Battle Phase (where it may be conducted is declared: procedure.yaml)."""
     if action.get("player", state.active) != state.active:
         raise context.reject("not-your-turn", f"it is {state.active}'s turn")
-    if state.step == MAIN:
-        raise context.reject("not-in-battle-phase", "enter the Battle Phase first", "ygo.start.announce",
-                             involves=[mechanic("Battle Phase")])
-    if state.step in ("end-of-battle-phase", "end-step-activations"):
-        raise context.reject("battle-phase-over", "the Battle Phase has ended", "ygo.phase.order", involves=[mechanic("Battle Phase")])
 
 
 @vocabulary.action("battle-phase", "Start Step: the turn player enters the Battle Phase.",
                    params={"player": ref("player")}, required=["player"])
 def enter(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    if action["player"] != state.active:
-        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
-    if state.step != MAIN:
-        raise context.reject("battle-phase-over", "the Battle Phase has already been entered this turn", "ygo.phase.order")
+    _turn_players(context, state, action)
     advance(context, state, "enter-battle-phase", action)
 
 
@@ -859,7 +867,7 @@ def enter(context: Context, state: State, action: Mapping[str, Any]) -> None:
             "target": {"type": "string"}, "targets": ref("name-list"),
             "target_zone": {"type": "integer", "minimum": 1, "maximum": 5}, "direct": {"type": "boolean"}})
 def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    _in_battle_phase(context, state, action)
+    _turn_players(context, state, action)
     if state.battle is not None:
         finish_battle(context, state, action)
         context.note("ygo.phase.repeat", "Back in the Battle Step for another attack", involves=[mechanic("Battle Step")])
@@ -871,7 +879,7 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
 
 def _move_battle_on(context: Context, state: State, action: Mapping[str, Any], target: str) -> None:
     """Move the declared battle on to the step ``target``."""
-    _in_battle_phase(context, state, action)
+    _turn_players(context, state, action)
     if state.battle is None:
         raise context.reject("no-battle", "no attack has been declared", "ygo.battle.declare")
     if target == "end-of-damage-step":
@@ -904,8 +912,8 @@ def end_damage_step(context: Context, state: State, action: Mapping[str, Any]) -
 
 @vocabulary.action("end-battle-phase", "No more attacks: the End Step.", params={"player": ref("player")})
 def end_battle_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    _in_battle_phase(context, state, action)
-    if state.battle is None and state.step in ("enter-battle-phase", "further-chains"):
+    _turn_players(context, state, action)
+    if state.battle is None and not context.reached(state, "replay-check"):  # in the Start or Battle Step, no attack under way
         context.note("ygo.battle.no-attack", "No more attacks: proceed to the End Step", involves=[mechanic("Battle Phase")])
         context.note("ygo.battle.optional", "Monsters that have not attacked need not attack", involves=[mechanic("Battle Phase")])
     advance(context, state, "end-step-activations", action)
@@ -913,18 +921,13 @@ def end_battle_phase(context: Context, state: State, action: Mapping[str, Any]) 
 
 @vocabulary.action("end-turn", "End the turn.", params={"player": ref("player")}, required=["player"])
 def end_turn(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    if action["player"] != state.active:
-        raise context.reject("not-your-turn", f"it is {state.active}'s turn")
-    if state.step not in (MAIN, "end-step-activations"):
+    _turn_players(context, state, action)
+    if context.reached(state, "enter-battle-phase"):  # a Battle Phase entered this turn runs to its end
         advance(context, state, "end-step-activations", action)
     if state.chain:
         resolve_chain(context, state)
-    end_durations(context, state, frozenset(UNTIL), None)
-    for monster in state.monsters:
-        monster.attacked = False
-    # The next turn starts in its Main Phase, before this chapter's procedure: not a step to walk to.
-    state.active, state.turn, state.step = opponent(state.active), state.turn + 1, MAIN
-    context.note(None, f"Turn {state.turn}: {state.active} to play")
+    context.run_step(state, "next-turn", action)
+    context.advance(state, MAIN, action)
 
 
 def settle(context: Context, state: State) -> None:

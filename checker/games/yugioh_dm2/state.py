@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from checker.engine.errors import InputError
 from checker.engine.game import Book
 from checker.engine.errors import nearest
+from checker.engine.priority import Priority
 from checker.engine.stack import ResponseStack
 
 PLAYERS = ("A", "B")
@@ -133,7 +134,8 @@ class State:
     players: dict[str, Player]
     monsters: list[Monster]
     cards: Book  # name -> Card, shared by every copy of the state
-    step: str | None = MAIN  # the procedure step the duel stands at (MAIN: before the Battle Phase)
+    step: str | None = None  # the procedure step the duel stands at (MAIN: the Main Phase, before the Battle Phase)
+    priority: Priority = Priority(PLAYERS)  # who has passed at a step with a priority rule (the core keeps it)
     chain: ResponseStack[Effect] = field(default_factory=ResponseStack)
     battle: Battle | None = None
     battles: list[dict[str, Any]] = field(default_factory=list)

@@ -70,7 +70,7 @@ def _settled(state: State) -> State | None:
     """Where play stands once a Battle whose Total Power was compared has resolved, or an END PHASE waiting for its
     choices has run, with no choices: where any other action is played (under the default readings: the readings in
     force are not known here, so what the waiting state offers is tried as well). ``None`` when nothing waits."""
-    if state.loser is not None or not (state.step == "compare-total-power" or state.end_pending):
+    if state.loser is not None or not (state.compared or state.end_pending):
         return None
     game = _game()
     try:
@@ -109,7 +109,7 @@ def _candidates(state: State, *, waiting: bool = True) -> Iterator[dict[str, Any
         yield from _in_play_effects(state, state.players[name])
     if state.coin_toss is not None:
         yield from _coin_redos(state)
-    if waiting and state.step == "compare-total-power" and state.battle is not None:
+    if waiting and state.compared:
         yield from _resolutions(state)
     if waiting and state.end_pending:
         yield from _end_phases(state)

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from checker.engine.errors import InputError
 from checker.engine.game import Book
+from checker.engine.priority import Priority
 from checker.engine.stack import ResponseStack
 from checker.engine.statecopy import Snapshot
 
@@ -265,14 +266,12 @@ class State:
     attacker: str
     step: str | None = None  # the procedure step the game stands at
     turn: int = 1
-    priority: str | None = None  # who may perform the next Action
-    passes: int = 0  # consecutive passes
+    priority: Priority = Priority(PLAYERS)  # who may perform the next Action, who has passed (the core keeps it)
     pending_battle_in: dict[str, Any] | None = None  # a "Battle In" the Defender has not yet let through
     answered_battle_in: dict[str, Any] | None = None  # a "Battle In" the Defender answered with an Action
     battle: Battle | None = None
     last_battle: dict[str, Any] | None = None
     loser: str | None = None
-    end_pending: bool = False  # both players passed: the END PHASE waits for its choices
     sent_in: list[str] = field(default_factory=list)  # players who put a MAMODO card in play by the no-MAMODO rule
     end_recovery_first: bool = False  # the Attacker ordered Petrified recovery before the END PHASE effects
     log: list[str] = field(default_factory=list)  # effects resolved, in order
@@ -286,6 +285,16 @@ class State:
     @property
     def defender(self) -> str:
         return other(self.attacker)
+
+    @property
+    def end_pending(self) -> bool:
+        """Both players passed in Non-Battle: the BATTLE PHASE is over, the END PHASE waits for its choices."""
+        return self.priority.step == "non-battle" and self.priority.ended
+
+    @property
+    def compared(self) -> bool:
+        """Total Power has been compared: the Battle waits for its resolution (step 5, with the players' choices)."""
+        return self.battle is not None and self.battle.winner is not None
 
     def card(self, name: str) -> Card:
         return self.cards[name]  # type: ignore[no-any-return]
@@ -394,7 +403,7 @@ def observe(state: State) -> dict[str, Any]:
         "turn": state.turn,
         "attacker": state.attacker,
         "step": state.step,
-        "priority": state.priority,
+        "priority": state.priority.holder,
         "battle": _battle_facts(state.battle) if state.battle else None,
         "last_battle": state.last_battle,
         "loser": state.loser,

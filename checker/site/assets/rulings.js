@@ -193,8 +193,9 @@
     var kind = node.data("kind");
     if (kind === "phase") { return node.data("name"); }
     if (kind === "step") {
-      return [node.data("name"), node.data("when"), node.data("condition") ? "only if " + node.data("condition") : "",
-        (node.data("links") || []).map(function (l) { return l.text; }).join(", ")].filter(Boolean).join(" · ");
+      return [node.data("name"), node.data("when"), node.data("condition") ? "only if " + node.data("condition") : ""]
+        .concat(node.data("rules") || [])
+        .concat([(node.data("links") || []).map(function (l) { return l.text; }).join(", ")]).filter(Boolean).join(" · ");
     }
     var degree = node.data("degree");
     return node.data("name") + " (" + kind + ") · " + degree + (degree === 1 ? " interaction" : " interactions");

@@ -129,13 +129,16 @@ def procedure_block(view: GameView, here: str) -> list[str]:
             notes.append(f"then back to “{procedure.step(step.returns_to).title}”"
                          + (f" while {step.returns_while}" if step.returns_while else ""))
         rows.append([esc(phase.title), esc(step.title), esc("; ".join(filter(None, notes))),
+                     esc(". ".join(step.rules_in_words(procedure))),
                      ", ".join(a(here, view.ruling_page(r), r) for r in step.rulings)])
     steps = len(rows)
     phases = sum(1 for _ in procedure.all_phases())
     details = ("<details><summary>The procedure as a table</summary>"
-               + table(["phase", "step", "when", "rulings"], rows) + "</details>")
-    caption = ("Declared once as data; the engine walks these steps in this order. Click or tap a step for its "
-               "ruling; a step with several rulings lists them.")
+               + table(["phase", "step", "when", "who may act, and what", "rulings"], rows) + "</details>")
+    caption = ("Declared once as data; the engine walks these steps in this order, and refuses at each what it does "
+               "not allow. Click or tap a step for its ruling; a step with several rulings lists them.")
+    if procedure.over is not None:
+        caption += f" The game is over {esc(procedure.over.in_words())}."
     name = f"Procedure {procedure.title}: {_count(steps, 'step')} in {_count(phases, 'phase')}; the same steps are in the table below"
     return [graph_block(data, name=name, caption=caption, details=details)]
 

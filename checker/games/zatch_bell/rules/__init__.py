@@ -1,13 +1,16 @@
 """Zatch Bell! The Card Battle, as its manual states it: the Spell Book, the turn and the Battle (part 1).
 
-The game stands at one step of ``procedure.yaml``. ``setup`` checks both Spell Books and walks the
-PREPARATION PHASE. ``turn-pages`` is the Attacker's START PHASE; in the BATTLE PHASE the players
-perform Actions in turn (``put-in-play``, ``apply-effect``, ``play-event``, ``battle-in``) or ``pass``;
-a "Battle In" the Defender lets through begins the Battle: ``defend`` (or ``pass``), icon-marked
-effects until both pass, Total Power compared, then ``resolve`` (the Defender's PROTECT, the
-Attacker's Injury targets) and "Battle Out". When both players pass in Non-Battle the END PHASE
-follows (``end-phase`` gives its choices; any later action or the end of the scenario runs it with
-none), then the roles switch.
+The game stands at one step of ``procedure.yaml``, which declares who may act there and what (its
+priority rules and actions: the core refuses the rest and keeps who holds priority and who passed,
+``state.priority``). ``setup`` checks both Spell Books and walks the PREPARATION PHASE.
+``turn-pages`` is the Attacker's START PHASE; in the BATTLE PHASE the players perform Actions in turn
+(``put-in-play``, ``apply-effect``, ``play-event``, ``battle-in``) or ``pass``; a "Battle In" the
+Defender lets through begins the Battle: ``defend`` (or ``pass``), icon-marked effects until both
+pass, Total Power compared, then ``resolve`` (the Defender's PROTECT, the Attacker's Injury targets)
+and "Battle Out". When both players pass in Non-Battle the END PHASE follows (``end-phase`` gives
+its choices; any later action or the end of the scenario runs it with none), then the roles switch.
+What a pass means at each step is bound beside it (``@steps.passed``); cut-in effects answer out of
+turn, on the core's response stack (``state.stack``).
 
 One module for each section of the manual, imported here in the manual's order, which is the order
 their actions, effect kinds and steps are registered in (the scenario schema and the docs list them

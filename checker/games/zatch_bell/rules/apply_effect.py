@@ -12,7 +12,7 @@ from checker.engine.vocabulary import ref
 from ..state import Effect, Mamodo, Player, State, other
 from .common import (
     ACTION, BATTLE, BATTLE_EFFECTS_ICON, BATTLE_EFFECTS_STEP, COINS, COIN_TOSS, EITHER_PHASE, GLOSSARY_ATTACKER,
-    GLOSSARY_BATTLE_EFFECT, PETRIFIED, PRIORITY_AFTER_BATTLE_EFFECT, _refuse_when_over, card, vocabulary,
+    GLOSSARY_BATTLE_EFFECT, PETRIFIED, PRIORITY_AFTER_BATTLE_EFFECT, card, vocabulary,
 )
 from .resolving import _check_cut_in, _check_kept_target, _pay_and_apply
 from .battle_phase import _acted, _refuse_in_start_phase, _take_action
@@ -41,7 +41,7 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
     if effect.kind == "attack-without-spell":
         raise context.reject("attack-with-battle-in", f"{name}'s \"&\" effect Attacks without a SPELL card: it is applied by "
                              f"declaring \"Battle In\" with it (battle-in, effect_of: {name})", "zb.battle-in.icon", involves=[card(name)])
-    in_battle = state.step in ("attack", "defend", "apply-effects")
+    in_battle = state.battle is not None
     _check_role(context, state, player, name, effect)
     if effect.is_cut_in:
         _check_cut_in(context, state, player, name, effect, action.get("target"))
@@ -60,11 +60,18 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
             context.run_step(state, "non-battle", action)
         _check_phase_owner(context, state, player, name, effect)
         _pay_and_apply(context, state, player, name, effect, action)
+        _cut_in_taken(context, state, player, effect)
         _acted(context, state, player.name)
 
 
+def _cut_in_taken(context: Context, state: State, player: Player, effect: Effect) -> None:
+    """A cut-in effect answers at once, needing no priority; its turn counts once it has brought the game back to
+    before what it negates."""
+    if effect.is_cut_in:
+        context.take_turn(state, player.name, in_turn=False)
+
+
 def _chosen_effect(context: Context, state: State, player: Player, name: str, index: int) -> Effect:
-    _refuse_when_over(context, state)
     holder = _holder(player, name)
     if holder is None and name in player.discarded_by_effect and any(e.tag == "discard" for e in state.card(name).effects):
         context.note("zb.interruption.no-discard-response", f"{player.name} cannot interrupt the effect that sends {name} to the "
@@ -133,7 +140,7 @@ def _check_phase_owner(context: Context, state: State, player: Player, name: str
 
 
 def _apply_in_battle(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    if state.step == "attack":
+    if not context.reached(state, "defend"):  # the Defender has not yet declared or waived the Defense
         if effect.is_battle_effect and _battle_effect_any_time(context, name):
             _apply_before_defense(context, state, player, name, effect, action)
             return
@@ -143,9 +150,8 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
         context.note(BATTLE_EFFECTS_STEP, "The effects are applied within the Defend step: the Defense may still follow",
                      involves=[BATTLE])
         context.advance(state, "apply-effects", {})
-    if state.priority != player.name and not effect.is_cut_in:
-        raise context.reject("not-your-action", f"{state.priority} applies an effect or passes first",
-                             "zb.battle.effects-window-order", involves=[ACTION])
+    if not effect.is_cut_in:
+        context.take_turn(state, player.name)
     classes = ["battle-icon"] if _allowed_in_battle(context, effect) else ["no-icon"]
     context.note("zb.interruption.battle-step-5", f"During the Battle only effects with the icon are valid: {name}'s effect "
                  + ("is one" if classes == ["battle-icon"] else "is not"), involves=[card(name), BATTLE])
@@ -163,13 +169,12 @@ def _apply_in_battle(context: Context, state: State, player: Player, name: str, 
         context.note("zb.battle-effects.resolve-at-once", f"{name}'s Battle effect resolves immediately after it is applied",
                      involves=[card(name)])
     _pay_and_apply(context, state, player, name, effect, action)
-    state.passes = 0
+    _cut_in_taken(context, state, player, effect)
     if context.read(PRIORITY_AFTER_BATTLE_EFFECT, "attacker-next"):
-        state.priority = state.attacker
+        context.give_priority(state, state.attacker)
         context.note(PRIORITY_AFTER_BATTLE_EFFECT, f"An effect was applied during the Battle: {state.attacker}, the Attacker, acts next",
                      involves=[ACTION])
-    else:
-        state.priority = other(player.name)
+    else:  # play alternates, as the effects step declares
         context.note(PRIORITY_AFTER_BATTLE_EFFECT, f"{other(player.name)} may act next, as after any Action", involves=[ACTION])
 
 
@@ -186,12 +191,11 @@ def _battle_effect_any_time(context: Context, name: str) -> bool:
 
 def _apply_before_defense(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
     """A Battle effect applied between the Attack and the Defense: the Defender then still declares or waives the Defense."""
-    if state.priority != player.name and not effect.is_cut_in:
-        raise context.reject("not-your-action", f"{state.priority} declares or waives the Defense first", "zb.battle.defend-optional",
-                             involves=[ACTION])
+    if not effect.is_cut_in:
+        context.take_turn(state, player.name)  # the Defender keeps priority (procedure.yaml)
     context.note("zb.battle-effects.icon", f"{name}'s Battle effect is applied during the Battle", involves=[card(name)])
     _pay_and_apply(context, state, player, name, effect, action)
-    state.priority = state.defender
+    _cut_in_taken(context, state, player, effect)
     context.note("zb.battle.defend-optional", f"{state.defender} may still Defend, or pass", involves=[BATTLE])
 
 

@@ -12,8 +12,8 @@ from checker.engine.vocabulary import ref
 
 from ..state import Battle, Card, Player, SpellOut, State
 from .common import (
-    AND_RESOLUTION, BATTLE, COIN, CUT_IN, MP, PETRIFIED, SPELL_ONCE_PER_TURN, _battle, _check_spell_mamodo, _refuse_when_over,
-    _spell_cost, card, steps, vocabulary,
+    AND_RESOLUTION, BATTLE, COIN, CUT_IN, MP, PETRIFIED, SPELL_ONCE_PER_TURN, _battle, _check_spell_mamodo, _spell_cost,
+    _take_undefendable, card, steps, vocabulary,
 )
 from .resolving import _check_prohibited, _classes, _pay, _resolve_effect
 from .battle_phase import _take_action
@@ -31,10 +31,9 @@ from .apply_effect import _holder
 def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name = action["player"]
     if name != state.attacker:
-        _refuse_when_over(context, state)
         context.note("zb.table.battle-in", "The Defender cannot declare \"Battle In!\"", involves=[BATTLE])
         raise context.reject("not-the-attacker", f"{name} is the Defender", "zb.actions.battle-in", involves=[BATTLE])
-    if state.pending_battle_in is not None and state.priority == name:
+    if state.pending_battle_in is not None and state.priority.holder == name:
         state.pending_battle_in = None
     if state.battle is not None:
         context.note("zb.precautions.two-spells", "The Power of two SPELL cards is not applied simultaneously: "
@@ -56,8 +55,7 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin"),
                                "by_effect": spell.by_effect}
-    context.run_step(state, "battle-in", action)
-    state.priority = state.defender
+    context.run_step(state, "battle-in", action)  # the Defender now answers it (procedure.yaml)
 
 
 def _battle_in_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
@@ -81,7 +79,29 @@ def _battle_in_by_effect(context: Context, state: State, player: Player, action:
     state.pending_battle_in = {"mamodo": name, "spell": None, "page": None, "coin": action.get("coin"), "by_effect": False,
                                "effect": index}
     context.run_step(state, "battle-in", action)
-    state.priority = state.defender
+
+
+@steps.passed("battle-in")
+def confirm_battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The Defender performs no Action: the "Battle In" is confirmed and the Battle begins (play moves on to its Attack)."""
+    pending = state.pending_battle_in
+    assert pending is not None
+    state.pending_battle_in = None
+    revealed = pending["spell"] or pending["mamodo"]
+    shown = pending["spell"] or f"{revealed}'s \"&\" effect"
+    context.note("zb.battle-in.confirm", f"{state.defender} performs no Action: {state.attacker} confirms \"Battle In\" "
+                 f"and reveals {shown}", involves=[BATTLE, card(revealed)])
+    attacker = state.players[state.attacker]
+    if pending["spell"] is None:
+        effect = state.card(pending["mamodo"]).effects[pending["effect"]]
+        state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=None, coin=pending.get("coin"),
+                              attack_set_total=effect.amount, attack_effect=effect, undefendable=_take_undefendable(attacker))
+        return
+    spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"], by_effect=pending["by_effect"])
+    state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"),
+                          undefendable=_take_undefendable(attacker))
+    attacker.pages[spell.page - 1] = None
+    attacker.spells_used.add((spell.card, spell.page))
 
 
 @steps("battle-in")
@@ -191,7 +211,6 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     _flip_coins(context, state, state.attacker, kind, battle.coin)
     context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
     context.note("zb.battle.attack-applies-effects", f"{state.attacker} applies the effects of its Attack", involves=[card(kind.name)])
-    state.priority = state.defender
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
 
 
@@ -214,7 +233,6 @@ def _attack_by_effect(context: Context, state: State, battle: Battle) -> None:
     else:
         context.note(AND_RESOLUTION, f"{battle.mamodo}'s \"&\" effect is not resolved yet: it resolves if {battle.mamodo} wins",
                      involves=[card(battle.mamodo)])
-    state.priority = state.defender
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
 
 

@@ -12,7 +12,7 @@ from checker.engine.vocabulary import ref
 from ..state import LAST_OPENING, Card, Mamodo, Player, State, other
 from .common import (
     ACTION, AND_RESOLUTION, BATTLE, BOOK, DAMAGE, INJURY, INJURY_CHOOSER, PETRIFIED, PROTECT, SACRIFICE_PROTECT,
-    WHEN_INFLICT_PROTECTED, _battle, _refuse_when_over, card, steps, vocabulary,
+    WHEN_INFLICT_PROTECTED, _battle, card, steps, vocabulary,
 )
 from .resolving import (
     _activate_standby, _expire_stay, _in_play_active, _in_play_effects, _note_in_play_active, _resolve_effect, _send_to_discard,
@@ -31,8 +31,7 @@ from .no_battle import _return_no_battle_spells
                            "sacrifice": {"type": "object", "additionalProperties": ref("card-name"),
                                          "description": "Injured MAMODO card -> the MAMODO card that SACRIFICES for it."}})
 def resolve(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    _refuse_when_over(context, state)
-    if state.step != "compare-total-power":
+    if not state.compared:
         raise context.reject("not-now", "Total Power has not been compared", "zb.battle.compare", involves=[BATTLE])
     context.advance(state, "battle-out", action)
 
@@ -312,7 +311,6 @@ def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> Non
         _return_no_battle_spells(context, player)
     _activate_standby(context, state, "battle-out")
     _expire_stay(context, state, "battle-out")
-    if state.loser is None:
-        state.priority, state.passes = state.attacker, 0
+    if state.loser is None:  # the loop back to Non-Battle: the Attacker acts first again (procedure.yaml)
         context.note("zb.alternate.attacker-first-after-battle", f"Back in Non-Battle: {state.attacker}, the Attacker, acts first",
                      involves=[ACTION])

@@ -11,9 +11,7 @@ from checker.engine.game import Context
 from checker.engine.vocabulary import ref
 
 from ..state import Mamodo, Player, SpellOut, State
-from .common import (
-    BATTLE, BATTLE_EFFECTS_STEP, COIN, CUT_IN, MP, STAY, _battle, _refuse_when_over, _spell_cost, card, steps, vocabulary,
-)
+from .common import BATTLE, BATTLE_EFFECTS_STEP, COIN, CUT_IN, MP, STAY, _battle, _spell_cost, card, steps, vocabulary
 from .resolving import _in_play_active, _note_in_play_active, _pay_and_apply
 from .battle_in import _effect_without_spell, _flip_coins, _spell_for
 
@@ -25,7 +23,6 @@ from .battle_in import _effect_without_spell, _flip_coins, _spell_for
                                                        "Defends without a SPELL card (instead of spell)."}},
                    required=["player", "mamodo"])
 def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    _refuse_when_over(context, state)
     name = action["player"]
     if state.battle is None:
         context.note("zb.table.note-4", "The Defender cannot play a SPELL card until the Battle begins", involves=[BATTLE])
@@ -36,7 +33,8 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = state.battle
     if battle.defense is not None or battle.defense_set_total is not None:
         raise context.reject("defense-declared", f"{name} has declared a Defense", "zb.battle.defend-declare", involves=[BATTLE])
-    if state.step != "attack" and not (context.read(BATTLE_EFFECTS_STEP, "part-of-defend") and not battle.defense_waived):
+    effects_begun = context.reached(state, "defend")  # the Defense was declared or waived, and effects may be applied
+    if effects_begun and not (context.read(BATTLE_EFFECTS_STEP, "part-of-defend") and not battle.defense_waived):
         raise context.reject("defense-step-over", "the Defense is declared in step 2, before effects are applied",
                              BATTLE_EFFECTS_STEP, involves=[BATTLE])
     _check_undefendable(context, state)
@@ -44,12 +42,11 @@ def defend(context: Context, state: State, action: Mapping[str, Any]) -> None:
         _defend_by_effect(context, state, state.players[name], action)
     else:
         _defend_with_spell(context, state, state.players[name], action)
-    if state.step == "attack":
+    if not effects_begun:
         context.advance(state, "apply-effects", action)
-    else:
+    else:  # the Defend step again: its effects go on, the Attacker first (procedure.yaml)
         context.run_step(state, "defend", action)
         context.note(BATTLE_EFFECTS_STEP, "The Defense is declared within the Defend step, after the effects", involves=[BATTLE])
-        state.priority, state.passes = state.attacker, 0
 
 
 def _check_undefendable(context: Context, state: State) -> None:
@@ -120,11 +117,25 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
 
 @steps("apply-effects")
 def apply_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    state.priority, state.passes = state.attacker, 0
     context.reading(BATTLE_EFFECTS_STEP)
     context.note("zb.battle.effects-not-resolved", "The Attack and the Defense have not fully resolved yet", involves=[BATTLE])
     context.note("zb.battle.effects-window-order", f"Effects: {state.attacker}, the Attacker, applies an effect or passes first",
                  involves=[BATTLE])
+
+
+@steps.passed("attack")
+def waive_defense(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The Defender's pass waives the Defense: play moves on to the effects."""
+    _battle(state).defense_waived = True
+
+
+@steps.passed("defend")
+@steps.passed("apply-effects")
+def pass_effects(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """A pass in the effects step; when both players pass in turn, Total Power is compared (play moves on)."""
+    context.note("zb.battle.effects-window-order", f"{action['player']} passes", involves=[BATTLE])
+    if state.priority.ended:
+        context.note("zb.battle.effects-window-end", "Both players apply no more effects: compare Total Power", involves=[BATTLE])
 
 
 @steps("compare-total-power")
@@ -158,7 +169,6 @@ def compare_total_power(context: Context, state: State, action: Mapping[str, Any
     else:
         battle.winner = "defender"
         context.note("zb.battle.defender-higher-or-equal", f"{defense} ≥ {attack}: the Attack is negated, no Damage", involves=[BATTLE])
-    state.priority = None
 
 
 def _total(context: Context, state: State, owner: str, mamodo: str, spell: SpellOut | None, negated: bool) -> int:

@@ -1,8 +1,8 @@
-"""What the sections of the rules share: the registries (the procedure's steps, the vocabulary and its reject
-reasons), the switches of the ambiguous rulings, the manual's numbers, the mechanics the trace names, and the
-rules of a later section that an earlier one already applies, each under the banner of its section: where
-the turn stands (the START PHASE, the BATTLE PHASE's first Action), the Defender's answer to "Battle In",
-a waived Defense, a pass in the Battle's effects step, and a SPELL card played for its MAMODO at its MP cost.
+"""What the sections of the rules share: the registries (the procedure's steps, conditions and roles, the
+vocabulary and its reject reasons), the switches of the ambiguous rulings, the manual's numbers, the mechanics
+the trace names, and the rules of a later section that an earlier one already applies, each under the banner
+of its section: where the turn stands (the START PHASE, the BATTLE PHASE's first Action), the Defender's Action
+before "Battle In", and a SPELL card played for its MAMODO at its MP cost.
 """
 
 from __future__ import annotations
@@ -157,24 +157,34 @@ def _turn_steps(state: State) -> str:
     return "zb.sequence.first-turn-steps" if state.attacker == state.first_attacker else "zb.sequence.second-turn-steps"
 
 
-def _before_start_phase(state: State) -> bool:
-    return state.step in ("decide-turn-order", "switch-roles") and state.loser is None
+def _before_start_phase(context: Context, state: State) -> bool:
+    """The game stands before the Attacker's START PHASE (the END PHASE's loop has brought it back there)."""
+    return not context.reached(state, "start-page-turning") and state.loser is None
+
+
+@steps.condition("game-won")
+def game_won(state: State) -> bool:
+    return state.loser is not None
+
+
+@steps.role("attacker")
+def attacker(state: State) -> str:
+    return state.attacker
+
+
+@steps.role("defender")
+def defender(state: State) -> str:
+    return state.defender
 
 
 # === The BATTLE PHASE: the Action System and the Alternating Rule ================================
 
 
 def _open_battle_phase(context: Context, state: State) -> None:
-    state.priority, state.passes = state.attacker, 0
     context.note(_turn_steps(state), f"STEP 2, BATTLE PHASE, of {state.attacker}'s turn", involves=[ACTION])
     context.note("zb.turns.battle-actions", f"BATTLE PHASE: {state.attacker} (Attacker) and {state.defender} (Defender) "
                  "each take turns performing 1 Action", involves=[ACTION])
     context.note("zb.alternate.attacker-first", f"{state.attacker}, the Attacker, performs the first Action", involves=[ACTION])
-
-
-def _refuse_when_over(context: Context, state: State) -> None:
-    if state.loser is not None:
-        raise context.reject("game-over", f"{other(state.loser)} has won the game", "zb.sequence.runs-out-loses")
 
 
 # === Declaring "Battle In!" and the Battle =======================================================
@@ -186,32 +196,6 @@ def _defender_acts_before_battle_in(context: Context, state: State, player: str)
                  involves=[BATTLE, ACTION])
     context.note("zb.battle-in.again", f"{state.attacker} may declare \"Battle In\" again or perform another Action",
                  involves=[BATTLE])
-
-
-def _confirm_battle_in(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
-    if player != state.defender:
-        raise context.reject("not-your-action", f"{state.defender} answers the \"Battle In\"", "zb.battle-in.ask-defender",
-                             involves=[BATTLE])
-    pending = state.pending_battle_in
-    assert pending is not None
-    state.pending_battle_in = None
-    revealed = pending["spell"] or pending["mamodo"]
-    shown = pending["spell"] or f"{revealed}'s \"&\" effect"
-    context.note("zb.battle-in.confirm", f"{state.defender} performs no Action: {state.attacker} confirms \"Battle In\" "
-                 f"and reveals {shown}", involves=[BATTLE, card(revealed)])
-    attacker = state.players[state.attacker]
-    if pending["spell"] is None:
-        effect = state.card(pending["mamodo"]).effects[pending["effect"]]
-        state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=None, coin=pending.get("coin"),
-                              attack_set_total=effect.amount, attack_effect=effect, undefendable=_take_undefendable(attacker))
-        context.advance(state, "attack", action)
-        return
-    spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"], by_effect=pending["by_effect"])
-    state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"),
-                          undefendable=_take_undefendable(attacker))
-    attacker.pages[spell.page - 1] = None
-    attacker.spells_used.add((spell.card, spell.page))
-    context.advance(state, "attack", action)
 
 
 def _take_undefendable(attacker: Player) -> tuple[Kept, ...]:
@@ -282,23 +266,3 @@ def _spell_cost(context: Context, state: State, player: Player, kind: Card, page
 def _battle(state: State) -> Battle:
     assert state.battle is not None
     return state.battle
-
-
-def _waive_defense(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
-    if player != state.defender:
-        raise context.reject("not-your-action", f"{state.defender} declares or waives the Defense", "zb.battle.defend-optional",
-                             involves=[BATTLE])
-    _battle(state).defense_waived = True
-    context.advance(state, "apply-effects", action)
-
-
-def _pass_effects(context: Context, state: State, player: str, action: Mapping[str, Any]) -> None:
-    if state.priority != player:
-        raise context.reject("not-your-action", f"{state.priority} applies an effect or passes first", "zb.battle.effects-window-order",
-                             involves=[ACTION])
-    state.passes += 1
-    state.priority = other(player)
-    context.note("zb.battle.effects-window-order", f"{player} passes", involves=[BATTLE])
-    if state.passes == 2:
-        context.note("zb.battle.effects-window-end", "Both players apply no more effects: compare Total Power", involves=[BATTLE])
-        context.advance(state, "compare-total-power", action)

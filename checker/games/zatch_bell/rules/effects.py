@@ -16,7 +16,7 @@ from checker.engine.vocabulary import ref
 from ..state import BOOK_PAGES, Effect, Kept, Mamodo, Player, SpellOut, State, other
 from .common import (
     BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY, MAX_IN_PLAY,
-    MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, STONE_TABLET_PETRIFIED, _battle, _refuse_when_over, card, vocabulary,
+    MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, STONE_TABLET_PETRIFIED, _battle, card, vocabulary,
 )
 from .resolving import _kept_of_cards_gone, _pay, _resolve_effect, _send_to_discard, _whom
 from .preparation import _pages
@@ -98,7 +98,6 @@ def redo_coins_effect(context: Context, state: State, owner: str, source: str, e
 def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]
     owner = other(player.name)
-    _refuse_when_over(context, state)
     if _holder(player, name) is None and _holder(state.players[owner], name) is not None:
         context.note("zb.qa.q14", f"The right to use {name}'s effect is {owner}'s: it cannot be transferred to {player.name}",
                      involves=[card(name), COIN_TOSS])
@@ -116,8 +115,8 @@ def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> Non
     restored = top.effect.before.restore()
     _pay(context, restored, restored.players[player.name], name, effect)
     redone = replace(top.effect, action={**top.effect.action, "coins": list(action["coins"])}, before=Snapshot(restored))
-    restored.stack = ResponseStack(state.stack.links[:-1]).push(replace(top, effect=redone))
-    for kept in ("priority", "passes", "step", "previous_action", "current_action", "coin_toss"):
+    restored.stack = state.stack.pop().push(replace(top, effect=redone))
+    for kept in ("priority", "step", "previous_action", "current_action", "coin_toss"):
         setattr(restored, kept, getattr(state, kept))
     restored.coin_redo = name
     vars(state).update(vars(restored))
@@ -222,7 +221,7 @@ def turn_pages_effect(context: Context, state: State, owner: str, source: str, e
 
 def _in_start_or_end_phase(state: State) -> bool:
     """No one performs Actions and no Battle resolves: the START PHASE or the END PHASE."""
-    return state.priority is None and state.battle is None and not state.end_pending
+    return state.priority.step is None and state.battle is None
 
 
 def _mp_for_effect_pages(context: Context, state: State, who: str, source: str, pages: int) -> None:

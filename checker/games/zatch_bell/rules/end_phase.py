@@ -13,7 +13,7 @@ from checker.engine.vocabulary import ref
 from ..state import LAST_OPENING, Effect, Kept, Mamodo, Player, State
 from .common import (
     ACTION, BOOK, END_PHASE_ORDER, MAX_IN_PLAY, MP, MP_PER_PAGE, PETRIFIED, PETRIFIED_NO_MAMODO, RECOVERY_MP, STANDBY,
-    _refuse_when_over, _turn_steps, card, steps, vocabulary,
+    _turn_steps, card, steps, vocabulary,
 )
 from .resolving import _activate_kept, _expire_standby, _expire_stay, _in_play_effects, _kept, _resolve_effect, _send_to_discard
 from .preparation import _pages
@@ -30,7 +30,6 @@ from .battle_outcome import _loses
                            "order": {"type": "array", "items": {"type": "string"},
                                      "description": "The Attacker's order of the END PHASE effects: card names, 'petrified-recovery'."}})
 def end_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    _refuse_when_over(context, state)
     if not state.end_pending:
         raise context.reject("not-now", "the BATTLE PHASE has not ended", "zb.end.begins", involves=[ACTION])
     _check_petrified_choices(context, state, action)
@@ -54,7 +53,6 @@ def _check_petrified_choices(context: Context, state: State, action: Mapping[str
 
 
 def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    state.end_pending = False
     context.advance(state, "switch-roles", action)
 
 
@@ -248,7 +246,6 @@ def switch_roles(context: Context, state: State, action: Mapping[str, Any]) -> N
         return
     state.attacker = state.defender
     state.turn += 1
-    state.priority = None
     context.note("zb.turns.roles-switch", f"The roles switch: {state.attacker} is the Attacker of turn {state.turn}")
     context.note("zb.sequence.alternate-turns", "The players alternate turns")
     if state.attacker != state.first_attacker:

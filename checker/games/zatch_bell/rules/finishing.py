@@ -30,7 +30,7 @@ def before_action(context: Context, state: State, action: Mapping[str, Any]) -> 
             _close_cut_in(context, state)
     if state.loser is not None:
         return
-    if state.step == "compare-total-power" and action["action"] != "resolve":
+    if state.compared and action["action"] != "resolve":
         context.advance(state, "battle-out", {})
     if state.end_pending and action["action"] != "end-phase":
         _run_end_phase(context, state, {})

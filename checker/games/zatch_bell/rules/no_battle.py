@@ -11,7 +11,7 @@ from checker.engine.vocabulary import ref
 
 from ..state import Player, State
 from .common import (
-    BATTLE, BOOK, MP, NO_BATTLE_NEGATION, NO_BATTLE_RETURN, SPELL_ONCE_PER_TURN, _check_spell_mamodo, _refuse_when_over,
+    BATTLE, BOOK, MP, NO_BATTLE_NEGATION, NO_BATTLE_RETURN, SPELL_ONCE_PER_TURN, _check_spell_mamodo,
     _spell_cost, card, vocabulary,
 )
 from .resolving import _check_prohibited, _open_to_cut_in, _resolve_effect
@@ -28,7 +28,6 @@ from .put_in_play import _on_open_page, _role
 def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["spell"]
     if state.battle is not None:
-        _refuse_when_over(context, state)
         raise context.reject("not-in-non-battle", f"{name}: a Battle is in progress", "zb.no-battle.non-battle-only", involves=[card(name)])
     _take_action(context, state, player.name, "a No Battle SPELL card", action)
     kind = state.card(name)

@@ -26,7 +26,7 @@ from .battle_phase import _acted, _take_action
                    required=["player", "card"])
 def put_in_play(context: Context, state: State, action: Mapping[str, Any]) -> None:
     name, player = action["card"], state.players[action["player"]]
-    if state.step == "apply-effects" or state.step == "attack":
+    if state.battle is not None:
         raise context.reject("no-putting-in-play-in-battle", f"{name} cannot be put in play in the Battle",
                              "zb.battle.effects-window-no-putting", involves=[card(name), BATTLE])
     _take_action(context, state, player.name, "putting a card in play", action)

@@ -357,7 +357,7 @@ def _check_preparation_target(context: Context, state: State, player: Player, na
     if not found:
         raise context.reject("nothing-to-negate", f"{other(player.name)} has no effect resolved during the PREPARATION PHASE"
                              + (f" of {wanted}" if wanted else ""), "zb.glossary.preparation-effects", involves=[card(name)])
-    first_start_phase_over = state.turn > 1 or not _before_start_phase(state)
+    first_start_phase_over = state.turn > 1 or not _before_start_phase(context, state)
     if first_start_phase_over:
         raise context.reject("cannot-be-negated", f"{found[0]}'s effect was resolved during the PREPARATION PHASE: after the START "
                              "PHASE of the first turn it cannot be negated", "zb.glossary.preparation-effects",
@@ -402,7 +402,8 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
         _pay(context, restored, restored.players[owner], source, effect)
     applied = Applied(effects=(effect,), classes=_classes(effect), action=dict(action),
                       cannot_be_negated=_unnegatable(state, owner, effect, _classes(effect)), before=paid)
-    restored.stack = restored.stack.push(replace(target, negated=True)).push(Link(owner, source, applied))
+    negated = restored.stack.push(target)
+    restored.stack = negated.negate(len(negated)).push(Link(owner, source, applied))
     vars(state).update(vars(restored))
     context.note("zb.cut-in.negated-before", f"{source} negates {target.card}: it is treated as before it could resolve",
                  involves=[card(source), card(target.card), CUT_IN])
@@ -422,7 +423,7 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
 
 def _close_cut_in(context: Context, state: State) -> None:
     """An Action that is no cut-in effect: what was just applied, and not negated, stands resolved."""
-    standing = [link.card for link in state.stack.links if not link.negated]
+    standing = [link.card for link in state.stack.standing]
     state.stack = ResponseStack()
     if standing:
         context.note("zb.majority.cut-in-after", f"No cut-in effect followed: {', '.join(standing)} stand(s) resolved",

@@ -31,11 +31,7 @@ def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any]
     state.turn = initial.get("turn", 1)
     state.attacker = initial.get("attacker", first)
     context.note(None, f"The game starts at turn {state.turn}, {state.attacker} the Attacker, at the {start}")
-    if start == "battle-phase":
-        state.step = "start-effects"
-        state.priority = state.attacker
-    else:
-        state.step = "decide-turn-order"
+    context.start_at(state, "start-effects" if start == "battle-phase" else "decide-turn-order")
     return state
 
 

@@ -11,8 +11,8 @@ from checker.engine.vocabulary import ref
 
 from ..state import LAST_OPENING, State
 from .common import (
-    BOOK, MAX_START_PAGES, MP, MP_PER_PAGE, STANDBY, TOURNAMENT, _before_start_phase, _open_battle_phase, _refuse_when_over,
-    _turn_steps, card, steps, vocabulary,
+    BOOK, MAX_START_PAGES, MP, MP_PER_PAGE, STANDBY, TOURNAMENT, _before_start_phase, _open_battle_phase, _turn_steps, card, steps,
+    vocabulary,
 )
 from .resolving import _activate_standby, _in_play_effects, _resolve_effect
 from .preparation import _pages
@@ -22,9 +22,8 @@ from .preparation import _pages
                    params={"player": ref("player"), "pages": {"type": "integer", "description": "Pages turned (0 to 3)."}},
                    required=["player", "pages"])
 def turn_pages(context: Context, state: State, action: Mapping[str, Any]) -> None:
-    _refuse_when_over(context, state)
-    if not _before_start_phase(state):
-        if state.step in ("start-effects", "non-battle", "battle-in", "battle-out") or state.battle is not None:
+    if not _before_start_phase(context, state):
+        if state.priority.step is not None or state.battle is not None:  # the BATTLE PHASE: Actions, or a Battle
             context.note("zb.qa.q1", f"{action['player']} cannot turn pages of its Spell Book during the BATTLE PHASE "
                          "unless by the effect of a card", involves=[BOOK])
         raise context.reject("not-the-start-phase", "pages are turned for MP only in the START PHASE",
@@ -32,7 +31,7 @@ def turn_pages(context: Context, state: State, action: Mapping[str, Any]) -> Non
     if action["player"] != state.attacker:
         raise context.reject("not-the-attacker", f"{action['player']} is the Defender; the Attacker turns pages",
                              "zb.start.turn-pages", involves=[BOOK])
-    context.advance(state, "start-effects", action)
+    context.advance(state, "start-effects", action)  # then the BATTLE PHASE: the Attacker acts first (procedure.yaml)
     _open_battle_phase(context, state)
 
 
