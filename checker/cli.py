@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 from checker.run import batch, suite
 from checker.commands import report
 from checker.engine.errors import InputError
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.run.runner import RunResult
 from checker.engine.errors import nearest, one_of
 
@@ -221,7 +221,7 @@ def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
         return diff(base, before.result(), after.result())
 
 
-def _game(game_id: str) -> Game:
+def _game(game_id: str) -> AnyGame:
     games = suite.games()
     if game_id not in games:
         raise InputError(f"unknown game {game_id!r}{nearest(game_id, games)}", expected=one_of(games))

@@ -27,7 +27,7 @@ from hypothesis.strategies import SearchStrategy
 from checker.commands import candidates, randomplay
 from checker.commands.candidates import ScenarioData, canonical
 from checker.engine.errors import InputError
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.commands.readings import Variation, explore_each
 from checker.format.scenario import Scenario
 from checker.run.suite import Suite
@@ -36,7 +36,7 @@ from checker.run.suite import Suite
 BATCH = 500
 
 
-def divergence(scenario: Scenario, game: Game, ruling: str) -> Variation | None:
+def divergence(scenario: Scenario, game: AnyGame, ruling: str) -> Variation | None:
     """The runs showing that ``ruling``'s reading alone changes what a player sees, or ``None``.
 
     What a player sees of a question is its whole answer: every outcome fact and every
@@ -115,7 +115,7 @@ def search(
     return smallest[0] if smallest else None
 
 
-def ambiguous(game: Game) -> tuple[str, ...]:
+def ambiguous(game: AnyGame) -> tuple[str, ...]:
     return tuple(ruling.id for ruling in game.catalogue.with_status("ambiguous"))
 
 
@@ -128,14 +128,14 @@ class Finding:
     actions: int = 0
 
 
-def origins(game: Game, scenarios: Sequence[Scenario], ruling: str) -> list[randomplay.Start]:
+def origins(game: AnyGame, scenarios: Sequence[Scenario], ruling: str) -> list[randomplay.Start]:
     """Where random play starts in the search for ``ruling``: the game's scenarios that name it, else all of them."""
     naming = [scenario for scenario in scenarios if ruling in scenario.rulings]
     return randomplay.starts(game, naming) or randomplay.starts(game, scenarios)
 
 
 def find_disputes(
-    game: Game, scenarios: Sequence[Scenario], suite: Suite, *, seconds: float, seed: int | None, folder: Path,
+    game: AnyGame, scenarios: Sequence[Scenario], suite: Suite, *, seconds: float, seed: int | None, folder: Path,
     schema: Path,
 ) -> list[Finding]:
     """Search every ambiguous ruling of ``game`` in turn by random legal play from ``scenarios``, sharing ``seconds``;
@@ -162,11 +162,11 @@ def find_disputes(
     return findings
 
 
-def _question(game: Game, ruling: str, suite: Suite, data: ScenarioData, *, validate: bool = True) -> Scenario:
+def _question(game: AnyGame, ruling: str, suite: Suite, data: ScenarioData, *, validate: bool = True) -> Scenario:
     return suite.from_data(candidates.document(game.id, ruling, data), f"<{ruling} candidate>", validate=validate)
 
 
-def _judge(game: Game, ruling: str, suite: Suite) -> Callable[[ScenarioData], bool]:
+def _judge(game: AnyGame, ruling: str, suite: Suite) -> Callable[[ScenarioData], bool]:
     """Whether data diverges on ``ruling``: judged unvalidated (the schema check costs more than the runs),
     then checked against the schema when it does; data the format refuses never counts."""
 
@@ -182,7 +182,7 @@ def _judge(game: Game, ruling: str, suite: Suite) -> Callable[[ScenarioData], bo
     return diverges
 
 
-def _verify(path: Path, game: Game, ruling: str, suite: Suite) -> None:
+def _verify(path: Path, game: AnyGame, ruling: str, suite: Suite) -> None:
     """The written file, loaded as any scenario, is a question whose outcome depends on ``ruling``."""
     item = suite.load(path)
     if not isinstance(item, Scenario) or not item.is_question or divergence(item, game, ruling) is None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from checker.run.citations import covered
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.run.runner import RunResult
 from checker.commands.interactions import interaction_graph, open_questions
 from checker.commands.summary import summarize
@@ -20,7 +20,7 @@ class Gaps:
     kinds: tuple[str, ...]  # the entity kinds whose pairs count (the game's ``open_questions`` kinds)
 
 
-def gaps(game: Game, results: Iterable[RunResult]) -> Gaps:
+def gaps(game: AnyGame, results: Iterable[RunResult]) -> Gaps:
     """The gaps in ``results`` (the game's scenarios run); unlike coverage, a question's citations count."""
     mine = [r for r in results if r.scenario is not None and r.scenario.game == game.id]
     shown = covered(mine, game.catalogue, verdicts=("pass", "question"))

@@ -22,7 +22,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from hypothesis import strategies as st
 
 from checker.engine.errors import InputError, Rejection
-from checker.engine.game import Context, Game
+from checker.engine.procedure import GameState
+from checker.engine.game import Context, AnyGame
 from checker.engine.legal import legal_actions
 from checker.format.scenario import Scenario
 
@@ -42,7 +43,7 @@ class Start:
     actions: tuple[Mapping[str, Any], ...]
 
 
-def starts(game: Game, scenarios: Iterable[Scenario], pins: Mapping[str, str] | None = None) -> list[Start]:
+def starts(game: AnyGame, scenarios: Iterable[Scenario], pins: Mapping[str, str] | None = None) -> list[Start]:
     """The starts the scenarios of ``game`` give, in their order: each one whose initial state the rules accept, with
     its actions as far as the rules accept them under the readings ``pins`` (else the defaults), which play uses too."""
     found = []
@@ -65,7 +66,7 @@ def starts(game: Game, scenarios: Iterable[Scenario], pins: Mapping[str, str] | 
     return found
 
 
-def play(game: Game, start: Start, prefix: int, choose: Any, *, max_actions: int = MAX_ACTIONS,
+def play(game: AnyGame, start: Start, prefix: int, choose: Any, *, max_actions: int = MAX_ACTIONS,
          pins: Mapping[str, str] | None = None) -> ScenarioData:
     """The scenario data of one random game: ``start`` with the first ``prefix`` of its actions, then up to
     ``max_actions`` actions, each picked from what the rules allow by ``choose(options) -> action or None`` (``None``
@@ -95,7 +96,7 @@ def play(game: Game, start: Start, prefix: int, choose: Any, *, max_actions: int
     return {"initial": copy.deepcopy(dict(start.initial)), "cards": copy.deepcopy(dict(start.cards)), "actions": actions}
 
 
-def can_end(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> bool:
+def can_end(game: AnyGame, state: GameState, pins: Mapping[str, str] | None = None) -> bool:
     """Whether a scenario may end at ``state``: the rules can finish what is pending (``settle``). Play that stops
     where they cannot (a choice still to make, a Chain that cannot resolve as it stands) drops its last actions."""
     try:
@@ -105,7 +106,7 @@ def can_end(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> bo
     return True
 
 
-def scenarios(game: Game, origins: Sequence[Start], *, max_actions: int = MAX_ACTIONS,
+def scenarios(game: AnyGame, origins: Sequence[Start], *, max_actions: int = MAX_ACTIONS,
               pins: Mapping[str, str] | None = None) -> st.SearchStrategy[ScenarioData]:
     """A Hypothesis strategy of random legal play from ``origins`` (see :func:`play`)."""
     if not origins:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Collection, Iterator, Mapping
 
 from checker.run.compare import flatten
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.run.runner import SETUP, RunResult, refused_what, run
 from checker.format.scenario import Scenario
 
@@ -137,7 +137,7 @@ class Survey:
             variation.changes_the_outcome for variation in self.variations)
 
 
-def survey(scenario: Scenario, game: Game, *, hold: Collection[str] = ()) -> Survey:
+def survey(scenario: Scenario, game: AnyGame, *, hold: Collection[str] = ()) -> Survey:
     """The scenario's own run, then each ambiguous ruling a run consults varied alone.
 
     A ruling is varied once, from the first run that consults it: the scenario's own
@@ -161,7 +161,7 @@ def survey(scenario: Scenario, game: Game, *, hold: Collection[str] = ()) -> Sur
     return Survey(own, tuple(variations), held)
 
 
-def explore(scenario: Scenario, game: Game) -> Exploration:
+def explore(scenario: Scenario, game: AnyGame) -> Exploration:
     """Every combination of readings that the run actually consults.
 
     Each run reports which ambiguous rulings it consulted; every one not yet
@@ -172,7 +172,7 @@ def explore(scenario: Scenario, game: Game) -> Exploration:
 
 
 def explore_each(
-    scenario: Scenario, game: Game, only: Collection[str] | None = None, *, own_run: RunResult | None = None
+    scenario: Scenario, game: AnyGame, only: Collection[str] | None = None, *, own_run: RunResult | None = None
 ) -> Exploration:
     """The scenario's own run (``own_run`` when the caller has it), and one run per other reading of
     each ambiguous ruling it consults (of those in ``only``, when given).
@@ -186,7 +186,7 @@ def explore_each(
     return Exploration((own, *alternatives))
 
 
-def _alternatives(scenario: Scenario, game: Game, readings: Mapping[str, str], ruling: str,
+def _alternatives(scenario: Scenario, game: AnyGame, readings: Mapping[str, str], ruling: str,
                   base: RunResult | None = None) -> tuple[Branch, ...]:
     """Runs under each other reading of ``ruling``, every other ruling as in ``readings`` (those of ``base``, when
     given: a run that kept its starts, each run then played on from before the action that first consulted ``ruling``)."""
@@ -197,7 +197,7 @@ def _alternatives(scenario: Scenario, game: Game, readings: Mapping[str, str], r
     )
 
 
-def _branches(scenario: Scenario, game: Game, pins: dict[str, str], result: RunResult | None = None) -> Iterator[Branch]:
+def _branches(scenario: Scenario, game: AnyGame, pins: dict[str, str], result: RunResult | None = None) -> Iterator[Branch]:
     """The leaves below ``pins``; ``result`` is the run under ``pins`` when the caller already has it.
 
     A run already consults the first free ruling under some reading, so the branch that

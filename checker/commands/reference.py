@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.commands.report import yaml_text
 from checker.format.schema import TYPE_WORDS
 
@@ -46,7 +46,7 @@ NO_VALUE: Any = object()
 class _Schema:
     """A game's schema fragment, with its local references (``#/name``) followed."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.definitions: Mapping[str, Any] = game.schema["definitions"]
 
     def resolve(self, node: Any) -> dict[str, Any]:
@@ -117,7 +117,7 @@ def _walk(schema: _Schema, node: dict[str, Any], path: str, depth: int = 0) -> I
         yield from _walk(schema, child, below, depth + 1)
 
 
-def facts(game: Game) -> list[Fact]:
+def facts(game: AnyGame) -> list[Fact]:
     """Every fact the game's outcome schema lets a scenario assert, in the schema's order."""
     schema = _Schema(game)
     found: dict[str, Fact] = {}
@@ -127,7 +127,7 @@ def facts(game: Game) -> list[Fact]:
     return list(found.values())
 
 
-def defaults(game: Game) -> list[Default]:
+def defaults(game: AnyGame) -> list[Default]:
     """What a scenario's initial state inherits when it leaves a key out."""
     schema = _Schema(game)
     found: dict[str, Default] = {}
@@ -140,7 +140,7 @@ def defaults(game: Game) -> list[Default]:
     return list(found.values())
 
 
-def with_defaults(game: Game, initial: Mapping[str, Any]) -> dict[str, Any]:
+def with_defaults(game: AnyGame, initial: Mapping[str, Any]) -> dict[str, Any]:
     """The initial state with every default value written out where the state leaves the key out."""
     schema = _Schema(game)
     filled: dict[str, Any] = _fill(schema, schema.resolve({"$ref": "#/state"}), copy.deepcopy(dict(initial)))
@@ -175,7 +175,7 @@ def _fill(schema: _Schema, node: dict[str, Any], data: Any, depth: int = 0) -> A
     return data
 
 
-def markdown(game: Game) -> str:
+def markdown(game: AnyGame) -> str:
     """The reference as Markdown: the facts a scenario can assert, then the defaults it inherits."""
     lines = [
         f"# {game.title}: facts and defaults",

@@ -11,7 +11,7 @@ from checker.engine.catalogue import Catalogue
 from checker.run.citations import uncited
 from checker.run.compare import Mismatch, flatten, shown
 from checker.engine.errors import InputError
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.run.runner import RunResult, refused_what
 from checker.engine.trace import TraceStep
 
@@ -45,7 +45,7 @@ def details(result: RunResult) -> list[str]:
     return lines
 
 
-def check_text(result: RunResult, games: Mapping[str, Game]) -> str:
+def check_text(result: RunResult, games: Mapping[str, AnyGame]) -> str:
     """A result as ``checker check`` prints it: its headline, then whatever details it has."""
     note = citation_note(result, games[result.scenario.game].catalogue) if result.scenario else ""
     return "\n".join([headline(result) + note, *details(result)])

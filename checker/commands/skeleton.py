@@ -14,7 +14,7 @@ from typing import Any, Collection, Iterable
 
 from checker.commands import reference
 from checker.engine.errors import InputError
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.commands.report import yaml_text
 from checker.format.scenario import MODELINE, Scenario
 
@@ -25,7 +25,7 @@ TOP_LEVEL_ID = re.compile(r"""^id:[ \t]*["']?([a-z0-9-]+)["']?[ \t]*(?:#.*)?$"""
 UNFOLDED = 1000  # no text of a skeleton is folded onto further lines
 
 
-def skeleton(game: Game, *, question: bool, source: Scenario | None, taken: Collection[str], schema_ref: str) -> str:
+def skeleton(game: AnyGame, *, question: bool, source: Scenario | None, taken: Collection[str], schema_ref: str) -> str:
     """The text of a new scenario of ``game``; its id is none of ``taken``."""
     start = _start(game, source)
     base = source.id if source else f"new-{game.id}"
@@ -59,7 +59,7 @@ def skeleton(game: Game, *, question: bool, source: Scenario | None, taken: Coll
     return "\n".join(parts) + "\n"
 
 
-def _start(game: Game, source: Scenario | None) -> dict[str, Any]:
+def _start(game: AnyGame, source: Scenario | None) -> dict[str, Any]:
     """The keys the skeleton copies: from the source scenario (expectations dropped) or the starter."""
     if source is None:
         data = game.starter
@@ -77,7 +77,7 @@ def _start(game: Game, source: Scenario | None) -> dict[str, Any]:
     }
 
 
-def _readings(game: Game, pinned: dict[str, str]) -> list[str]:
+def _readings(game: AnyGame, pinned: dict[str, str]) -> list[str]:
     """The readings the source pins, then every other ambiguous ruling's readings as comments."""
     lines = [yaml_text({"readings": pinned}).rstrip()] if pinned else []
     free = [r for r in game.catalogue.with_status("ambiguous") if r.id not in pinned]
@@ -89,7 +89,7 @@ def _readings(game: Game, pinned: dict[str, str]) -> list[str]:
     return lines
 
 
-def _defaults_comment(game: Game) -> list[str]:
+def _defaults_comment(game: AnyGame) -> list[str]:
     inherited = reference.defaults(game)
     if not inherited:
         return ["# The initial state: every key is required (the game assumes none)."]
@@ -101,7 +101,7 @@ def _defaults_comment(game: Game) -> list[str]:
     return lines
 
 
-def _facts_comment(game: Game, question: bool) -> list[str]:
+def _facts_comment(game: AnyGame, question: bool) -> list[str]:
     facts = reference.facts(game)
     width = max((len(f.path) for f in facts), default=0)
     lines = [

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from checker.engine.errors import InputError
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.engine.legal import Option, actor, options
 from checker.run.runner import RunResult, run
 from checker.format.scenario import Scenario
@@ -45,7 +45,7 @@ class WhatNext:
         return grouped
 
 
-def what_next(scenario: Scenario, game: Game, after: int | None = None) -> WhatNext:
+def what_next(scenario: Scenario, game: AnyGame, after: int | None = None) -> WhatNext:
     """Play ``scenario`` and list what may be done after its action number ``after`` (0: at the start; ``None``: after
     the last), under its readings."""
     count = len(scenario.actions)
@@ -81,7 +81,7 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def text(found: WhatNext, game: Game, *, path: str) -> str:
+def text(found: WhatNext, game: AnyGame, *, path: str) -> str:
     """The options as a player reads them: where play stands, then each player's options with their rulings."""
     scenario = found.result.scenario
     count = len(scenario.actions) if scenario else 0

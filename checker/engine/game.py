@@ -18,15 +18,19 @@ import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn, Protocol
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, NoReturn, Protocol, TypeVar
 
 from checker.engine.catalogue import Catalogue, load_catalogue
 from checker.engine.datafile import read_yaml
 from checker.engine.errors import Rejection
-from checker.engine.procedure import Phase, Procedure, Step, StepHandlers, Walker, load_procedure
+from checker.engine.procedure import GameState, S, Phase, Procedure, Step, StepHandlers, Walker, load_procedure
 from checker.engine.statecopy import Shared, deep_copy
 from checker.engine.trace import MECHANIC, Entity, TraceStep
 from checker.engine.vocabulary import Vocabulary
+
+
+#: A game's state type, as its moves module only reads it.
+S_contra = TypeVar("S_contra", bound=GameState, contravariant=True)
 
 
 class Book(Shared, dict[str, Any]):
@@ -66,7 +70,7 @@ class Context:
     (:meth:`take_turn`, :meth:`pass_turn`, :meth:`give_priority`).
     """
 
-    def __init__(self, game: "Game", pins: Mapping[str, str] | None = None) -> None:
+    def __init__(self, game: "Game[Any]", pins: Mapping[str, str] | None = None) -> None:
         self.catalogue = game.catalogue
         self._rulings = game.catalogue.by_id
         self.entity_kinds = game.entity_kinds
@@ -84,44 +88,44 @@ class Context:
 
     # --- The procedure -----------------------------------------------------------------------
 
-    def advance(self, state: Any, to: str, action: Mapping[str, Any] = {}, **options: Any) -> None:
+    def advance(self, state: GameState, to: str, action: Mapping[str, Any] = {}, **options: Any) -> None:
         """Walk from the state's step up to ``to`` (see :meth:`checker.engine.procedure.Walker.advance`)."""
         self.walker.advance(self, state, to, action, **options)
 
-    def walk(self, state: Any, phase_id: str, action: Mapping[str, Any] = {}) -> None:
+    def walk(self, state: GameState, phase_id: str, action: Mapping[str, Any] = {}) -> None:
         """Run a whole phase (see :meth:`checker.engine.procedure.Walker.walk`)."""
         self.walker.walk(self, state, phase_id, action)
 
-    def run_step(self, state: Any, step_id: str, action: Mapping[str, Any] = {}) -> None:
+    def run_step(self, state: GameState, step_id: str, action: Mapping[str, Any] = {}) -> None:
         """Run one step (a repeating one, driven by an action)."""
         self.walker.run(self, state, step_id, action)
 
-    def start_at(self, state: Any, step_id: str) -> None:
+    def start_at(self, state: GameState, step_id: str) -> None:
         """In ``setup``, for a scenario that starts mid-game: the game stands at ``step_id``, no step run."""
         self.walker.start_at(state, step_id)
 
-    def reached(self, state: Any, step_id: str) -> bool:
+    def reached(self, state: GameState, step_id: str) -> bool:
         """Whether play stands at ``step_id`` or after it in the order of play."""
         return self.walker.reached(state, step_id)
 
-    def check_window(self, state: Any, classes: Iterable[str], *, name: str, involves: Iterable[Entity] = ()) -> None:
+    def check_window(self, state: GameState, classes: Iterable[str], *, name: str, involves: Iterable[Entity] = ()) -> None:
         """Refuse what the window of the state's step does not allow, with its declared reason and ruling."""
         self.walker.check_window(self, state.step, classes, name=name, involves=involves)
 
     # --- Who may act ---------------------------------------------------------------------------
 
-    def take_turn(self, state: Any, player: str, *, in_turn: bool = True) -> None:
+    def take_turn(self, state: GameState, player: str, *, in_turn: bool = True) -> None:
         """``player`` performs an action at the step the game stands at (see
         :meth:`checker.engine.procedure.Walker.take_turn`): refused out of turn, with the rule's reason and ruling,
         unless ``in_turn=False`` (an action that needs no priority)."""
         self.walker.take_turn(self, state, player, in_turn=in_turn)
 
-    def pass_turn(self, state: Any, player: str | None, action: Mapping[str, Any] = {}) -> bool:
+    def pass_turn(self, state: GameState, player: str | None, action: Mapping[str, Any] = {}) -> bool:
         """``player`` passes (``None``: every player at once); whether the passes end the step, play then moving on
         where the rule says (see :meth:`checker.engine.procedure.Walker.pass_turn`)."""
         return self.walker.pass_turn(self, state, player, action)
 
-    def give_priority(self, state: Any, player: str) -> None:
+    def give_priority(self, state: GameState, player: str) -> None:
         """``player`` acts next, as a rule of the game decides."""
         self.walker.give_priority(state, player)
 
@@ -258,30 +262,31 @@ def _optional(path: Path) -> dict[str, Any]:
     return read_yaml(path) if path.exists() else {}
 
 
-class RulesModule(Protocol):
-    """What a game's rules module provides (``settle`` and ``before_action`` are optional)."""
+class RulesModule(Protocol[S]):
+    """What a game's rules module provides, for its own state type ``S`` (``settle`` and ``before_action`` are
+    optional)."""
 
-    steps: StepHandlers[Any]
+    steps: StepHandlers[S]
     vocabulary: Vocabulary
 
-    def setup(self, context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> Any: ...
+    def setup(self, context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> S: ...
 
-    def observe(self, state: Any) -> dict[str, Any]: ...
+    def observe(self, state: S, /) -> dict[str, Any]: ...
 
 
-class MovesModule(Protocol):
+class MovesModule(Protocol[S_contra]):
     """What a game's moves module provides: the actions its rules might allow at a state, each with its choices
     written out (the core keeps those the rules accept: :mod:`checker.engine.legal`). It may also give ``canonical(action)``,
     the action with the choices the rules default written out, and ``invariants(first, state)``, what random play
     from ``first`` must never break, in words."""
 
-    def candidates(self, state: Any) -> Iterable[Mapping[str, Any]]: ...
+    def candidates(self, state: S_contra, /) -> Iterable[Mapping[str, Any]]: ...
 
 
-class Game:
+class Game(Generic[S]):
     """One game's rules, as the core sees them.
 
-    ``State`` is the game's own type. :meth:`apply` and :meth:`settle` give a new
+    ``S`` is the game's own state type, which stands at a step of its procedure (:class:`GameState`). :meth:`apply` and :meth:`settle` give a new
     state and never change the one they are given; :meth:`before_action`, :meth:`act`
     and :meth:`finish` change a working state where it stands, for a caller that
     decides itself when to copy (the runner). A subclass names its ``rules`` module;
@@ -292,13 +297,13 @@ class Game:
     id: str
     title: str
     source: str  # file name of the source document
-    rules: RulesModule
-    moves: MovesModule | None = None  # what may be done next (see checker.engine.legal)
+    rules: RulesModule[S]
+    moves: MovesModule[S] | None = None  # what may be done next (see checker.engine.legal)
     entity_kinds: Mapping[str, EntityKind] = {}
 
     def __init__(self) -> None:
         self.data = GameData.beside(sys.modules[type(self).__module__].__file__ or "")
-        self.walker: Walker[Any] = Walker(self.data.procedure, self.rules.steps)
+        self.walker: Walker[S] = Walker(self.data.procedure, self.rules.steps)
         self.named: set[Entity] = set()  # the entities trace steps have named, found well formed and declared
 
     @property
@@ -332,7 +337,7 @@ class Game:
         """The entity kinds two of which that never interact are an open question."""
         return tuple(k for k, kind in self.entity_kinds.items() if kind.open_questions)
 
-    def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> Any:
+    def setup(self, initial: Mapping[str, Any], cards: Mapping[str, Any], context: Context) -> S:
         """Build the initial state from the scenario and the game's card catalogue.
 
         Raises :class:`InputError` with a data path on bad input, :class:`Rejection` when a
@@ -340,7 +345,7 @@ class Game:
         """
         return self.rules.setup(context, initial, cards, self.data.cards)
 
-    def apply(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
+    def apply(self, state: S, action: Mapping[str, Any], context: Context) -> S:
         """The state after ``action``, played on a copy: ``state`` itself is never changed.
 
         Raises :class:`Rejection` when the rules refuse the action, carrying where play stands as
@@ -355,7 +360,7 @@ class Game:
             raise
         return working
 
-    def refused_from(self, state: Any, action: Mapping[str, Any], context: Context) -> Any:
+    def refused_from(self, state: S, action: Mapping[str, Any], context: Context) -> S:
         """Where play stands once ``action`` was refused from ``state``: ``state`` itself, unless ``before_action``
         finished something first (a Defense Step the attacker moved on from, say), which stays finished even so.
         ``state`` itself is never changed."""
@@ -366,7 +371,7 @@ class Game:
             self.before_action(standing, action, context)
         return standing
 
-    def settle(self, state: Any, context: Context) -> Any:
+    def settle(self, state: S, context: Context) -> S:
         """The state once the end of the scenario has finished whatever the last action left pending, settled on a
         copy: ``state`` itself is never changed."""
         if getattr(self.rules, "settle", None) is None:
@@ -377,27 +382,27 @@ class Game:
 
     # --- On a working state: one that nothing else holds, changed where it stands ---------------
 
-    def before_action(self, working: Any, action: Mapping[str, Any], context: Context) -> None:
+    def before_action(self, working: S, action: Mapping[str, Any], context: Context) -> None:
         """Finish on ``working`` what any action finishes first (the rules' ``before_action``, if any): what it
         finishes stays finished even when the action is then refused."""
         before = getattr(self.rules, "before_action", None)
         if before is not None:
             before(context, working, action)
 
-    def act(self, working: Any, action: Mapping[str, Any], context: Context) -> None:
+    def act(self, working: S, action: Mapping[str, Any], context: Context) -> None:
         """Play ``action`` itself on ``working`` (its handler), after :meth:`before_action`. Raises
         :class:`Rejection` when the game is over or the step the game stands at does not allow the action (as its
         procedure declares), or when the rules refuse it, leaving ``working`` as far as the handler got."""
         self.walker.check_action(context, working, action)
         self.vocabulary.actions[action["action"]].handler(context, working, action)
 
-    def finish(self, working: Any, context: Context) -> None:
+    def finish(self, working: S, context: Context) -> None:
         """Finish on ``working`` whatever the last action left pending (the rules' ``settle``, if any)."""
         settle = getattr(self.rules, "settle", None)
         if settle is not None:
             settle(context, working)
 
-    def observe(self, state: Any) -> dict[str, Any]:
+    def observe(self, state: S) -> dict[str, Any]:
         """The facts a scenario may assert on, as plain nested data."""
         return self.rules.observe(state)
 
@@ -410,3 +415,7 @@ class Game:
     def card_entry(self, kind: str, name: str) -> Mapping[str, Any] | None:
         """What the game's card catalogue (``cards.yaml``) says of an entity (a card, a status), if anything."""
         return None
+
+
+#: A game of whatever state type: what the core holds when it holds the games side by side.
+AnyGame = Game[Any]

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from checker.engine.errors import InputError, Rejection
-from checker.engine.game import Context, Game
+from checker.engine.procedure import S
+from checker.engine.game import AnyGame, Context, Game
 
 Action = Mapping[str, Any]
 
@@ -49,19 +50,19 @@ class Option:
     rulings: tuple[str, ...]
 
 
-def lists_actions(game: Game) -> bool:
+def lists_actions(game: AnyGame) -> bool:
     """Whether the game has a moves module that lists the actions its rules may allow."""
     return game.moves is not None
 
 
-def canonical(game: Game, action: Action, state: Any = None) -> dict[str, Any]:
+def canonical(game: Game[S], action: Action, state: S | None = None) -> dict[str, Any]:
     """The action with the choices its rules default written out at ``state`` (the game's ``canonical``), else as
     written."""
     normal = getattr(game.moves, "canonical", None)
     return dict(normal(action, state)) if normal is not None else dict(action)
 
 
-def actor(game: Game, state: Any, action: Action) -> str | None:
+def actor(game: Game[S], state: S, action: Action) -> str | None:
     """The player who takes ``action`` at ``state``: the one it names, else the one the game's ``actor(state, action)``
     says (the turn player, for an action the rules give to them without naming them), else nobody (the game's own)."""
     named = action.get("player")
@@ -71,7 +72,7 @@ def actor(game: Game, state: Any, action: Action) -> str | None:
     return said(state, action) if said is not None else None
 
 
-def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> list[Option]:
+def options(game: Game[S], state: S, pins: Mapping[str, str] | None = None) -> list[Option]:
     """Every action the rules allow at ``state`` under the readings ``pins`` (else the defaults), in the order the
     game lists them, each once (for a game that gives ``parts``, every choice of every player). ``state`` is never
     changed."""
@@ -99,12 +100,12 @@ def options(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> li
     return found
 
 
-def legal_actions(game: Game, state: Any, pins: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+def legal_actions(game: Game[S], state: S, pins: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Every action the rules allow at ``state``, with its choices (see :func:`options`)."""
     return [option.action for option in options(game, state, pins)]
 
 
-def listed(game: Game, action: Action, actions: Iterable[Action], state: Any = None) -> bool:
+def listed(game: Game[S], action: Action, actions: Iterable[Action], state: S | None = None) -> bool:
     """Whether ``action``, as a scenario writes it, is among ``actions`` (both compared in canonical form, at ``state``
     when it is given: where they are played), or, for a game whose moves module gives ``parts``, combines its players'
     choices from listed actions that share the rest."""

@@ -57,13 +57,14 @@ from checker.engine.priority import Priority
 ANY = "any"
 
 
-class Positioned(Protocol):
-    """A game state that stands at one step of its procedure (``None`` or a name outside it: before the first)."""
+class GameState(Protocol):
+    """What the core knows of any game's state: the step of its procedure it stands at, its cursor (``None`` or a
+    name outside the procedure: before the first step). The rest of a state is the game's own."""
 
     step: str | None
 
 
-S = TypeVar("S", bound=Positioned)
+S = TypeVar("S", bound=GameState)
 Action = Mapping[str, Any]
 #: What every step handler receives: the run's context, the working state, the action being applied ({} if none).
 StepHandler = Callable[[Any, S, Action], None]

@@ -16,18 +16,18 @@ from typing import Any, Iterator, Mapping
 
 from checker import games
 from checker.engine.datafile import cached
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 
 CORE = Path(__file__).parent
 
 
-class LazyGames(Mapping[str, Game]):
+class LazyGames(Mapping[str, AnyGame]):
     """Games by id; a game's package is imported when the game is first looked up."""
 
     def __init__(self, packages: Mapping[str, str]) -> None:
         self._packages = dict(packages)
 
-    def __getitem__(self, game_id: str) -> Game:
+    def __getitem__(self, game_id: str) -> AnyGame:
         return games.game_in(self._packages[game_id])
 
     def __contains__(self, game_id: object) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from checker.engine.errors import InputError
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.engine.errors import nearest, one_of
 from checker.format.schema import Validator
 from checker.engine.trace import TraceStep
@@ -126,7 +126,7 @@ class Scenario:
         return self.document.data
 
 
-def load_scenario(path: str | Path, games: Mapping[str, Game], validator: Validator) -> Scenario:
+def load_scenario(path: str | Path, games: Mapping[str, AnyGame], validator: Validator) -> Scenario:
     """Load and validate one file; raise :class:`InputError` (located) if it is not a valid scenario."""
     document = load_file(str(path))
     try:
@@ -135,7 +135,7 @@ def load_scenario(path: str | Path, games: Mapping[str, Game], validator: Valida
         raise document.locate(error) from None
 
 
-def scenario_from_data(data: Any, path: str, games: Mapping[str, Game], validator: Validator | None) -> Scenario:
+def scenario_from_data(data: Any, path: str, games: Mapping[str, AnyGame], validator: Validator | None) -> Scenario:
     """Plain data as if it were a file's content; errors carry no line (there is no file).
 
     With no ``validator`` the schema is not checked, only the rulings and readings: for data
@@ -144,7 +144,7 @@ def scenario_from_data(data: Any, path: str, games: Mapping[str, Game], validato
     return _build(path, Document(data), games, validator)
 
 
-def _build(path: str, document: Document, games: Mapping[str, Game], validator: Validator | None) -> Scenario:
+def _build(path: str, document: Document, games: Mapping[str, AnyGame], validator: Validator | None) -> Scenario:
     data = document.data
     if not isinstance(data, dict):
         raise InputError("a scenario is a mapping of keys", expected="'id:', 'game:', 'title:' ... at the top level")
@@ -208,7 +208,7 @@ def _expected_step(raw: Mapping[str, Any]) -> ExpectedStep:
     )
 
 
-def _dispute_ruling(raw: Mapping[str, Any], game: Game) -> DisputeRuling:
+def _dispute_ruling(raw: Mapping[str, Any], game: AnyGame) -> DisputeRuling:
     """The ``ruling:`` of a scenario the schema has accepted: readings and date checked."""
     adopted = raw["adopted"]
     readings = dict(adopted) if isinstance(adopted, dict) else {}
@@ -251,7 +251,7 @@ def _independent(errors: list[InputError]) -> list[InputError]:
     return kept
 
 
-def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
+def _check_rulings(data: Mapping[str, Any], game: AnyGame) -> None:
     catalogue = game.catalogue
     cited: list[tuple[tuple[str | int, ...], Any]] = [((key, index), ruling_id) for key in ("rulings", "expect_cites", "expect_not_cited") for index, ruling_id in enumerate(data.get(key, ()))]
     cited += [(("expect_trace", index, "cites"), step["cites"]) for index, step in enumerate(data.get("expect_trace", ())) if "cites" in step]
@@ -265,7 +265,7 @@ def _check_rulings(data: Mapping[str, Any], game: Game) -> None:
     _check_readings(data.get("readings", {}), game, ("readings",))
 
 
-def _check_readings(readings: Mapping[str, str], game: Game, at: tuple[str, ...]) -> None:
+def _check_readings(readings: Mapping[str, str], game: AnyGame, at: tuple[str, ...]) -> None:
     """Every key an ambiguous ruling of the catalogue, every value one of its readings."""
     catalogue = game.catalogue
     for ruling_id, reading in readings.items():

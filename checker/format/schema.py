@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 import jsonschema_rs
 
 from checker.engine.errors import InputError, nearest, one_of, show
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.engine.vocabulary import Entry
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def tagged_union(tag: str, entries: Iterable[Entry[Any]], base: str, extra: Mapp
     }
 
 
-def _action_schema(game: Game, base: str) -> dict[str, Any]:
+def _action_schema(game: AnyGame, base: str) -> dict[str, Any]:
     reject = {
         "type": "object",
         "description": "This action must be rejected, for this reason; the state stays as it was.",
@@ -103,7 +103,7 @@ def _action_schema(game: Game, base: str) -> dict[str, Any]:
     return tagged_union("action", game.vocabulary.actions, base, extra)
 
 
-def _vocabulary_definitions(game: Game, base: str) -> dict[str, Any]:
+def _vocabulary_definitions(game: AnyGame, base: str) -> dict[str, Any]:
     """The definitions the game's vocabulary registers: actions, effect families, reject reasons."""
     definitions: dict[str, Any] = {
         "action": _action_schema(game, base),
@@ -117,7 +117,7 @@ def _vocabulary_definitions(game: Game, base: str) -> dict[str, Any]:
     return definitions
 
 
-def build_schema(games: Mapping[str, Game]) -> dict[str, Any]:
+def build_schema(games: Mapping[str, AnyGame]) -> dict[str, Any]:
     definitions: dict[str, Any] = {}
     game_branches = []
     for game_id, game in games.items():
@@ -236,7 +236,7 @@ def _game_of(branch: dict[str, Any]) -> Any:
     return branch["if"].get("properties", {}).get("game", {}).get("const")
 
 
-def published_text(games: Mapping[str, Game]) -> str:
+def published_text(games: Mapping[str, AnyGame]) -> str:
     return json.dumps(build_schema(games), indent=2, sort_keys=False) + "\n"
 
 
@@ -249,7 +249,7 @@ class Validator:
     (:func:`one_game`), compiled when first needed: a run of one game's files compiles no other's.
     """
 
-    def __init__(self, games: Mapping[str, Game], schema: dict[str, Any] | None = None) -> None:
+    def __init__(self, games: Mapping[str, AnyGame], schema: dict[str, Any] | None = None) -> None:
         """``schema``: what :func:`build_schema` makes of ``games``, when it is already at hand."""
         self.schema = build_schema(games) if schema is None else schema
         self._compiled: dict[str | None, jsonschema_rs.Draft7Validator] = {}  # by game; None: the whole schema

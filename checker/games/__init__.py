@@ -9,11 +9,11 @@ import functools
 import importlib
 import pkgutil
 
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 
 
 @functools.cache
-def registry() -> dict[str, Game]:
+def registry() -> dict[str, AnyGame]:
     """Every game found under this package, by game id, in id order."""
     return {game_id: game_in(package) for game_id, package in packages().items()}
 
@@ -34,7 +34,7 @@ def packages() -> dict[str, str]:
 
 
 @functools.cache
-def game_in(package: str) -> Game:
+def game_in(package: str) -> AnyGame:
     """The game of one package under this one, imported when first asked for."""
-    game: Game = importlib.import_module(package).GAME
+    game: AnyGame = importlib.import_module(package).GAME
     return game

@@ -11,7 +11,7 @@ import pytest
 
 from checker.run import batch, suite
 from checker.commands import report
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.pytest_plugin.options import GROUP_SIZE
 from checker.run.runner import RunResult
 from checker.format.scenario import Scenario
@@ -86,7 +86,7 @@ class ScenarioGroup(pytest.Item):
         return self.path, 0, f"scenarios {self.name}"
 
 
-def _shown_unless_passing(result: RunResult, games: Mapping[str, Game]) -> str:
+def _shown_unless_passing(result: RunResult, games: Mapping[str, AnyGame]) -> str:
     return "" if result.verdict in PASSING else report.check_text(result, games)
 
 

@@ -17,7 +17,8 @@ from typing import Any, Literal, Mapping, Protocol
 
 from checker.run.compare import Mismatch, compare, flatten, project
 from checker.engine.errors import InputError, Rejection
-from checker.engine.game import Context, Game
+from checker.engine.procedure import GameState
+from checker.engine.game import Context, AnyGame
 from checker.format.scenario import Action, Scenario
 from checker.engine.statecopy import deep_copy
 from checker.engine.trace import TraceStep
@@ -57,7 +58,7 @@ class Start:
     actions): its state, and how long its trace, its consulted readings, its checkpoints and its refusals were."""
 
     action: int
-    state: Any  # never changed: a run that keeps its starts copies the state before every action
+    state: GameState  # never changed: a run that keeps its starts copies the state before every action
     trace: int
     consulted: Mapping[str, str]
     checkpoints: int
@@ -104,14 +105,14 @@ def refused_what(index: int) -> str:
 class Audit(Protocol):
     """Watches a run from outside (the contract tests): every state and every observation."""
 
-    def before(self, state: Any) -> None: ...
+    def before(self, state: GameState) -> None: ...
 
     def after(self, given: Any, produced: Any) -> None: ...
 
     def observed(self, facts: Mapping[str, Any]) -> None: ...
 
 
-def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *, audit: Audit | None = None,
+def run(scenario: Scenario, game: AnyGame, pins: Mapping[str, str] | None = None, *, audit: Audit | None = None,
         keep_starts: bool = False, resume: tuple[RunResult, Start] | None = None) -> RunResult:
     """Play ``scenario`` by ``game``'s rules; ``pins`` override the scenario's own readings.
 
@@ -148,7 +149,7 @@ def run(scenario: Scenario, game: Game, pins: Mapping[str, str] | None = None, *
 @dataclass
 class _Play:
     scenario: Scenario
-    game: Game
+    game: AnyGame
     context: Context
     result: RunResult
     audit: Audit | None
@@ -169,7 +170,7 @@ class _Play:
         self._check_cites()
         self._check_trace()
 
-    def _play(self, state: Any, first: int) -> None:
+    def _play(self, state: GameState | None, first: int) -> None:
         """Play from the action ``first`` on, from ``state`` (``None``: the game refused the initial state)."""
         if state is None:
             return
@@ -198,7 +199,7 @@ class _Play:
         if self.scenario.expect is not None:
             self._compare(None, self.scenario.expect, self.result.outcome, at=("expect",))
 
-    def _keep_start(self, action: int, state: Any) -> None:
+    def _keep_start(self, action: int, state: GameState) -> None:
         if self.starts is not None:
             self.starts.append(Start(action, state, len(self.context.trace), dict(self.context.consulted),
                                      len(self.result.checkpoints), dict(self.result.rejections)))
@@ -232,11 +233,11 @@ class _Play:
         if missing:
             self.result.checkpoints.append(Checkpoint(None, missing))
 
-    def _setup(self) -> Any:
+    def _setup(self) -> GameState | None:
         """The initial state, or ``None`` when the game refuses it (which a scenario may expect)."""
         expected = self.scenario.reject
         try:
-            state = self.game.setup(self.scenario.initial, self.scenario.cards, self.context)
+            state: GameState = self.game.setup(self.scenario.initial, self.scenario.cards, self.context)
         except Rejection as rejection:
             self.result.rejections[SETUP] = _kept(rejection)
             if expected != rejection.reason and not self.scenario.is_question:
@@ -249,7 +250,7 @@ class _Play:
                                            at=("reject",)))
         return state
 
-    def _apply(self, state: Any, action: Action, *, alone: bool) -> Any:
+    def _apply(self, state: GameState, action: Action, *, alone: bool) -> Any:
         """The state after one action, or where play stands when the rules refuse it. In a question a refusal is part
         of the answer; elsewhere it must be expected.
 
@@ -286,7 +287,7 @@ class _Play:
                                                   note="the action was legal", at=("actions", action.index)))
         return produced
 
-    def _on_a_copy(self, state: Any, data: Mapping[str, Any]) -> Any:
+    def _on_a_copy(self, state: GameState, data: Mapping[str, Any]) -> Any:
         """An action that may well be refused (a golden scenario's expected refusal, any action of a question), on a
         state nothing else holds: what ``before_action`` finishes, it finishes on ``state`` itself, which is where play
         stands if the action is refused; the action itself is played on a copy."""
@@ -299,7 +300,7 @@ class _Play:
             raise
         return working
 
-    def _in_place(self, state: Any, action: Action) -> Any:
+    def _in_place(self, state: GameState, action: Action) -> Any:
         """An action expected to be legal, played on the state itself, which nothing else holds. The run keeps a state
         from at most ``RECOVERY`` actions back, copying the state before the action when the one it keeps is older;
         a refusal after all is recovered from it (:meth:`_recovered`)."""
@@ -334,7 +335,7 @@ class _Play:
                                    f"refused when played again ({rejection})") from None
         return working
 
-    def _observe(self, state: Any) -> dict[str, Any]:
+    def _observe(self, state: GameState) -> dict[str, Any]:
         facts = self.game.observe(state)
         if self.audit is not None:
             self.audit.observed(facts)

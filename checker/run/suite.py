@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from checker.engine.errors import InputError
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.format.gameindex import game_index
 from checker.run.runner import RunResult, run
 from checker.format.scenario import Scenario, load_scenario, scenario_from_data
@@ -20,7 +20,7 @@ SUFFIXES = (".yaml", ".yml")
 class Suite:
     """Scenarios of a set of games: finding, loading (ids unique across the set) and running them."""
 
-    def __init__(self, games: Mapping[str, Game], schema: dict[str, Any] | None = None) -> None:
+    def __init__(self, games: Mapping[str, AnyGame], schema: dict[str, Any] | None = None) -> None:
         """``schema``: the games' scenario schema when it is already built (else it is built here)."""
         self.games = games
         self.validator = Validator(games, schema)
@@ -77,7 +77,7 @@ def default() -> Suite:
     return Suite(index.games, index.schema)
 
 
-def games() -> Mapping[str, Game]:
+def games() -> Mapping[str, AnyGame]:
     return default().games
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from checker.engine.game import Game
+from checker.engine.game import AnyGame
 from checker.run.runner import RunResult
 from checker.commands.interactions import interaction_graph
 from checker.site.graphs import KindStyle, kind_styles
@@ -39,14 +39,14 @@ def page(*parts: str) -> str:
 
 @dataclass
 class GameView:
-    game: Game
+    game: AnyGame
     results: list[Shown]
     graph: nx.Graph
     entity_slugs: dict[Entity, str] = field(default_factory=dict)
     memo: dict[str, Any] = field(default_factory=dict, repr=False)  # what pages compute once per game
 
     @classmethod
-    def of(cls, game: Game, results: list[Shown]) -> "GameView":
+    def of(cls, game: AnyGame, results: list[Shown]) -> "GameView":
         return cls(game, results, interaction_graph(results, game.catalogue))
 
     def __post_init__(self) -> None:

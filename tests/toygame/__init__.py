@@ -11,9 +11,10 @@ from __future__ import annotations
 from checker.engine.game import EntityKind, Game
 
 from . import moves, rules
+from .state import State
 
 
-class SparkDuel(Game):
+class SparkDuel(Game[State]):
     id = "spark-duel"
     title = "Spark Duel: the checker's example game"
     source = "rules.md"

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from checker.games.many_marios_0.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.many_marios_0 import moves, rules
 
 
-class ManyMarios0(Game):
+class ManyMarios0(Game[State]):
     id = "many-marios-0"
     title = "Many Marios 0: combat"
     rules = rules

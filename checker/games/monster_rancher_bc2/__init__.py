@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from checker.games.monster_rancher_bc2.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.monster_rancher_bc2 import moves, rules
 
 
-class MonsterRancherBC2(Game):
+class MonsterRancherBC2(Game[State]):
     id = "monster-rancher-bc2"
     title = "Monster Rancher Battle Card Episode II"
     rules = rules

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from checker.games.my_crypto_saga.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.my_crypto_saga import moves, rules
 
 
-class MyCryptoSaga(Game):
+class MyCryptoSaga(Game[State]):
     id = "my-crypto-saga"
     title = "My Crypto Saga: battles of three games"
     rules = rules

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from checker.games.yugioh_dm2.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.yugioh_dm2 import moves, rules
 
 
-class YugiohDM2(Game):
+class YugiohDM2(Game[State]):
     id = "yugioh-dm2"
     title = "Yu-Gi-Oh! Duel Monsters II: the Battle Phase"
     rules = rules

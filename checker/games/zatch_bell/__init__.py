@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from checker.games.zatch_bell.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.zatch_bell import moves, rules
 
 
-class ZatchBell(Game):
+class ZatchBell(Game[State]):
     id = "zatch-bell"
     title = "Zatch Bell! The Card Battle"
     rules = rules
