@@ -14,13 +14,25 @@ and the docs are all derived from this one registry::
     @vocabulary.effect("change-atk", "The target's ATK changes by ``amount``.", params={"amount": INTEGER})
     def change_atk(context, state, link): ...
 
-``params`` use the game's schema definitions with ``ref("name")``.
+``params`` use the game's schema definitions with ``ref("name")``. An effect kind may instead take
+the parameters of a described type (:mod:`checker.engine.described`): ``params=takes(Effect,
+"amount")`` (the type's parameters, with its per-kind ``amount``), or a dataclass deriving from
+it that adds the kind's own parameters, into which a card's effect of that kind is then parsed::
+
+    @dataclass(frozen=True)
+    class Drain(Effect):
+        pages: int = spec(1, "How many pages the opponent turns.", minimum=1)
+
+    @vocabulary.effect("drain", "The opponent turns 'pages' pages.", params=takes(Drain))
+    def drain(context, state, owner, source, effect: Drain, action): ...
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar
+
+from checker.engine.described import Takes, register_kind
 
 H = TypeVar("H", bound=Callable[..., Any])
 
@@ -44,6 +56,7 @@ class Entry(Generic[H]):
     handler: H
     params: Mapping[str, Any] = field(default_factory=dict)
     required: tuple[str, ...] = ()
+    type: type | None = None  # the described type its parameters are parsed into, if any
 
 
 class Registry(Generic[H]):
@@ -54,16 +67,20 @@ class Registry(Generic[H]):
         self.entries: dict[str, Entry[H]] = {}
 
     def register(
-        self, name: str, description: str, *, params: Mapping[str, Any] | None = None, required: Iterable[str] = ()
+        self, name: str, description: str, *, params: Mapping[str, Any] | Takes | None = None, required: Iterable[str] = ()
     ) -> Callable[[H], H]:
         def decorate(handler: H) -> H:
             if name in self.entries:
                 raise ValueError(f"{self.noun} {name!r} is registered twice")
-            needed = tuple(required)
-            undeclared = [key for key in needed if key not in (params or {})]
+            typed = params.type if isinstance(params, Takes) else None
+            schema = params.properties() if isinstance(params, Takes) else dict(params or {})
+            needed = tuple(dict.fromkeys([*(params.required() if isinstance(params, Takes) else ()), *required]))
+            undeclared = [key for key in needed if key not in schema]
             if undeclared:
                 raise ValueError(f"{self.noun} {name!r} requires undeclared parameters {undeclared}")
-            self.entries[name] = Entry(name, description.strip(), handler, dict(params or {}), needed)
+            if isinstance(params, Takes):
+                register_kind(name, params)
+            self.entries[name] = Entry(name, description.strip(), handler, schema, needed, typed)
             return handler
 
         return decorate
@@ -102,7 +119,7 @@ class Vocabulary:
         description: str,
         *,
         family: str = "effect",
-        params: Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | Takes | None = None,
         required: Iterable[str] = (),
     ) -> Callable[[H], H]:
         """Decorator: one kind of effect a card may have; ``family`` names the schema definition it belongs to."""
