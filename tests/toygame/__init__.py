@@ -10,6 +10,7 @@ from __future__ import annotations
 from checker.engine.game import EntityKind, Game
 
 from . import moves, rules
+from .state import State
 
 
 class SparkDuel(Game):
@@ -18,6 +19,7 @@ class SparkDuel(Game):
     source = "rules.md"
     rules = rules
     moves = moves
+    types = (State,)
     entity_kinds = {
         "card": EntityKind("A Spark, a Shield or a Break", open_questions=True),
         "mechanic": EntityKind("A mechanic the rules name", hub=True),
