@@ -30,7 +30,7 @@ def spark_value(card: str) -> int | None:
 @described("player-state", facts="player-facts")
 @dataclass
 class Player:
-    life: int = spec(START_LIFE, "Life points, 0 or more: a player left with 0 loses the duel.", minimum=0, fact=True)
+    life: int = spec(START_LIFE, "Life points: a player left with 0 loses the duel.", minimum=0, fact=True)
     hand: list[str] = spec([], "The cards in hand.", items=ref("card-name"), fact=True)
 
 
