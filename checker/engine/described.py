@@ -98,16 +98,20 @@ def fact(
     description: str | None = None,
     *,
     key: str | None = None,
+    ref: str | None = None,
+    keys: Iterable[str] = (),
     observed: Callable[[Any], Any] | None = None,
     schema: Mapping[str, Any] | None = None,
     **keywords: Any,
 ) -> Any:
-    """A field that observing reports and scenario data never gives (the rules set it).
+    """A field that observing reports and scenario data never gives (the rules set it, or ``observe`` computes it).
 
     ``observed``: what is reported of the value (a stack's cards, say), with ``schema`` the JSON
-    Schema of what it reports; without them the value is reported as its type says.
+    Schema of what it reports; without them the value is reported as its type says. ``ref`` and
+    ``keys`` are as for :func:`spec`.
     """
-    meta = Spec(description, key, keywords, False, True, observed, schema)
+    written = {**({"$ref": f"#/{ref}"} if ref else {}), **keywords}
+    meta = Spec(description, key, written, False, True, observed, schema, keys=tuple(keys))
     return _field(default, meta)
 
 
@@ -213,7 +217,7 @@ class Description:
         self.union: type | None = cls if self.tag else base  # the tagged union it belongs to
         self._table = {f.key: (f.name, *_accepts(f), _parser(f)) for f in self.given}
         self._required = frozenset(f.name for f in self.given if not (f.has_default or f.spec.required is False))
-        self._observers = [(f.name, f.key, _observer(f)) for f in self.observed]
+        self.observe: Callable[[Any], dict[str, Any]] = _compiled_observer([(f.name, f.key, _observer(f)) for f in self.observed])
 
     # --- schema ---------------------------------------------------------------------------------
 
@@ -279,13 +283,6 @@ class Description:
         return self.cls(**values)
 
     # --- observing ------------------------------------------------------------------------------
-
-    def observe(self, value: Any) -> dict[str, Any]:
-        reported: dict[str, Any] = {}
-        for name, key, convert in self._observers:
-            raw = getattr(value, name)
-            reported[key] = raw if convert is None or raw is None else convert(raw)
-        return reported
 
 
 def _annotation(cls: type, name: str) -> Any:
@@ -574,7 +571,17 @@ Observe = Callable[[Any], Any]
 
 def _reporter(shape: _Shape) -> Observe | None:
     if shape.described is not None:
-        return facts
+        target = shape.described
+        if any(is_described(c) and c.__dict__["__described__"].tag for c in target.__mro__):
+            return facts  # a union's member may be of a kind's own type
+        bound: list[Callable[[Any], dict[str, Any]]] = []
+
+        def report(value: Any) -> dict[str, Any]:  # the type's own observer, looked up once (it may be this very type)
+            if not bound:
+                bound.append(description_of(target).observe)
+            return bound[0](value)
+
+        return report
     item = _reporter(shape.item or _Shape()) if shape.container is not None else None
     if shape.container is dict:
         if item is None:
@@ -591,6 +598,21 @@ def _reporter(shape: _Shape) -> Observe | None:
 
 def _observer(f: Field) -> Observe | None:
     return f.spec.observed if f.spec.observed is not None else _reporter(f.shape)
+
+
+def _compiled_observer(observers: list[tuple[str, str, Observe | None]]) -> Callable[[Any], dict[str, Any]]:
+    """One function that reports every fact of an instance (observing runs after every checked action: it is
+    written out once, as ``dataclasses`` writes ``__init__``, rather than looping over the fields each time)."""
+    scope: dict[str, Any] = {}
+    parts = []
+    for index, (name, key, convert) in enumerate(observers):
+        if convert is None:
+            parts.append(f"{key!r}: value.{name}")
+        else:
+            scope[f"_convert{index}"] = convert
+            parts.append(f"{key!r}: (None if (_raw{index} := value.{name}) is None else _convert{index}(_raw{index}))")
+    exec("def observe(value):\n    return {" + ", ".join(parts) + "}\n", scope)  # noqa: S102 - names and keys of the type's own fields
+    return scope["observe"]  # type: ignore[no-any-return]
 
 
 def facts(value: Any) -> dict[str, Any]:
