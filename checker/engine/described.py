@@ -66,7 +66,8 @@ class Spec:
     fact_schema: Mapping[str, Any] | None = None  # the schema of what ``observed`` reports
     per_kind: bool = False  # a parameter only the effect kinds that name it take (see :func:`takes`)
     required: bool | None = None  # None: required when the field has no default
-    keys: tuple[str, ...] = ()  # a mapping's fixed keys (each required of scenario data)
+    keys: tuple[str, ...] = ()  # a mapping's fixed keys
+    keys_required: bool = True  # each of them required of scenario data
 
 
 def spec(
@@ -79,17 +80,22 @@ def spec(
     per_kind: bool = False,
     required: bool | None = None,
     keys: Iterable[str] = (),
+    keys_required: bool = True,
     **schema: Any,
 ) -> Any:
     """A field that scenario data gives (``fact=True``: that observing also reports).
 
     ``default``: the value when the key is left out (none: the key is required); a list, dict or
-    set default is copied for each instance, a type as the default is called for each. ``ref``: the field is of a type the game's
+    set default is copied for each instance, a type as the default is called for each.
+    ``key``: the scenario's key, when it is not the field's name. ``required=False``: a key the
+    data may leave out though the field has no default (the caller gives it). ``keys``: a
+    mapping's fixed keys, each required unless ``keys_required=False``. ``per_kind``: a tagged
+    union's parameter that only the kinds naming it take (:func:`takes`). ``ref``: the field is of a type the game's
     ``schema.yaml`` defines (``ref="card-name"``). Other keywords are JSON Schema keywords
     (``minimum=0``, ``enum=[...]``, ``items={...}``, ``minItems=2``), written as the schema writes them.
     """
     keywords = {**({"$ref": f"#/{ref}"} if ref else {}), **schema}
-    meta = Spec(description, key, keywords, True, fact, None, None, per_kind, required, tuple(keys))
+    meta = Spec(description, key, keywords, True, fact, None, None, per_kind, required, tuple(keys), keys_required)
     return _field(default, meta)
 
 
@@ -357,7 +363,8 @@ def _definition_name(cls: type, *, facts: bool) -> str:
 def _keyed(f: Field, *, facts: bool) -> dict[str, Any]:
     """A mapping with fixed keys: each key's schema, all of them required of scenario data."""
     item = _type_schema(f.shape.item or _Shape(), {}, facts=facts)
-    node = {"type": "object", "additionalProperties": False, **({} if facts else {"required": list(f.spec.keys)})}
+    required = not facts and f.spec.keys_required
+    node = {"type": "object", "additionalProperties": False, **({"required": list(f.spec.keys)} if required else {})}
     node["properties"] = {key: dict(item) for key in f.spec.keys}
     return node
 
@@ -538,12 +545,16 @@ def _converter(shape: _Shape, keywords: Mapping[str, Any]) -> Convert | None:
 def _parser(f: Field) -> Convert | None:
     convert = _converter(f.shape, f.spec.schema)
     if f.spec.keys and convert is not None:
-        keys = f.spec.keys
+        keys, required = f.spec.keys, f.spec.keys_required
         whole = convert
 
         def keyed(value: Any, path: DataPath) -> Any:
             if isinstance(value, Mapping):
-                missing = [key for key in keys if key not in value]
+                unknown = [key for key in value if key not in keys]
+                if unknown:
+                    raise InputError(f"unknown key '{unknown[0]}'{nearest(str(unknown[0]), keys)}", path=(*path, unknown[0]),
+                                     on_key=True, expected=one_of(keys))
+                missing = [key for key in keys if key not in value] if required else []
                 if missing:
                     raise InputError(f"missing key '{missing[0]}'", path=path, expected=f"a '{missing[0]}' key here")
             return whole(value, path)
