@@ -80,6 +80,8 @@ class Registry(Generic[H]):
                 raise ValueError(f"{self.noun} {name!r} requires undeclared parameters {undeclared}")
             if isinstance(params, Takes):
                 register_kind(name, params)
+                # a parameter this kind requires has no default, whatever the type gives others
+                schema = {key: ({k: v for k, v in node.items() if k != "default"} if key in needed else node) for key, node in schema.items()}
             self.entries[name] = Entry(name, description.strip(), handler, schema, needed, typed)
             return handler
 
