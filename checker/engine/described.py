@@ -132,7 +132,7 @@ def _field(default: Any, meta: Spec) -> Any:
 
 
 def described(name: str | None = None, *, facts: str | None = None, tag: str | None = None,
-              description: str | None = None) -> Callable[[type[T]], type[T]]:
+              description: str | None = None, schema: Mapping[str, Any] | None = None) -> Callable[[type[T]], type[T]]:
     """Class decorator: the dataclass is described; ``name`` is its definition in the game's schema,
     ``facts`` the definition of what observing it reports, ``tag`` the key naming the kind of a tagged
     union (whose definition the vocabulary gives), ``description`` the definition's description."""
@@ -140,7 +140,7 @@ def described(name: str | None = None, *, facts: str | None = None, tag: str | N
     def decorate(cls: type[T]) -> type[T]:
         if not dataclasses.is_dataclass(cls):
             raise TypeError(f"{cls.__name__}: only a dataclass is described (put @described above @dataclass)")
-        cls.__described__ = _Pending(name, facts, tag, description)  # type: ignore[attr-defined]
+        cls.__described__ = _Pending(name, facts, tag, description, dict(schema or {}))  # type: ignore[attr-defined]
         return cls
 
     return decorate
@@ -151,6 +151,7 @@ class _Pending(NamedTuple):
     facts: str | None
     tag: str | None
     description: str | None
+    schema: Mapping[str, Any] = {}
 
 
 def is_described(cls: Any) -> bool:
@@ -164,6 +165,7 @@ class _Shape:
     """A field's Python type, analysed once: how to give its schema, convert scenario data to it and report it."""
 
     json: str | None = None  # a scalar's JSON type
+    enum: list[Any] | None = None  # a Literal's values
     nullable = False
     container: type | None = None  # tuple, list, frozenset, dict
     item: "_Shape | None" = None
@@ -180,6 +182,8 @@ def _shape(tp: Any) -> _Shape:
         return shape
     if tp in JSON_TYPES:
         shape.json = JSON_TYPES[tp]
+    elif origin is typing.Literal:
+        shape.json, shape.enum = JSON_TYPES[type(args[0])], list(args)
     elif origin in (tuple, list, frozenset, set) and args and (origin is not tuple or (len(args) == 2 and args[1] is Ellipsis)):
         shape.container, shape.item = origin, _shape(args[0])
     elif origin in (dict, collections.abc.Mapping):
@@ -203,7 +207,7 @@ class Description:
 
     def __init__(self, cls: type, pending: _Pending) -> None:
         self.cls = cls
-        self.name, self.facts_name, self.tag, self.description = pending
+        self.name, self.facts_name, self.tag, self.description, self.extra = pending
         self.fields: list[Field] = []
         for item in dataclasses.fields(cls):
             meta = item.metadata.get(SPEC)
@@ -251,11 +255,14 @@ class Description:
         required = self.required()
         if required:
             node["required"] = required
+        node.update(self.extra)
         node["properties"] = self.properties()
         return node
 
     def facts_definition(self) -> dict[str, Any]:
         node: dict[str, Any] = {"type": "object", "additionalProperties": False}
+        if self.description and self.name is None:
+            node["description"] = self.description
         node["properties"] = {f.key: _fact_schema(f) for f in self.observed}
         return node
 
@@ -308,7 +315,7 @@ def description_of(cls: type) -> Description:
     if found is None:
         pending = cls.__dict__.get("__described__")
         if pending is None and dataclasses.is_dataclass(cls) and any(is_described(base) for base in cls.__mro__[1:]):
-            pending = _Pending(None, None, None, None)
+            pending = _Pending(None, None, None, None, {})
         if pending is None:
             raise TypeError(f"{cls.__name__} is not described (decorate it with @described)")
         found = Description(cls, pending)
@@ -331,14 +338,17 @@ def _type_schema(shape: _Shape, keywords: Mapping[str, Any], *, facts: bool) -> 
         node["$ref"] = own.pop("$ref")
     elif "enum" in own:
         node["enum"] = own.pop("enum")
+    elif shape.enum is not None:
+        node["enum"] = list(shape.enum)
     elif shape.json is not None:
         node["type"] = shape.json
     elif shape.described is not None:
         node["$ref"] = f"#/{_definition_name(shape.described, facts=facts)}"
     elif shape.container is dict:
         node["type"] = "object"
-        if "properties" not in own and "additionalProperties" not in own and shape.item is not None:
-            node["additionalProperties"] = _type_schema(shape.item, {}, facts=facts)
+        values = own.pop("values", None)
+        if "properties" not in own and "additionalProperties" not in own and "patternProperties" not in own:
+            node["additionalProperties"] = values if values is not None else _type_schema(shape.item or _Shape(), {}, facts=facts)
     elif shape.container is not None:
         node["type"] = "array"
         items = own.pop("items", None)
@@ -362,7 +372,8 @@ def _definition_name(cls: type, *, facts: bool) -> str:
 
 def _keyed(f: Field, *, facts: bool) -> dict[str, Any]:
     """A mapping with fixed keys: each key's schema, all of them required of scenario data."""
-    item = _type_schema(f.shape.item or _Shape(), {}, facts=facts)
+    values = f.spec.schema.get("values")
+    item = values if values is not None else _type_schema(f.shape.item or _Shape(), {}, facts=facts)
     required = not facts and f.spec.keys_required
     node = {"type": "object", "additionalProperties": False, **({"required": list(f.spec.keys)} if required else {})}
     node["properties"] = {key: dict(item) for key in f.spec.keys}
@@ -373,7 +384,7 @@ def _given_schema(f: Field) -> dict[str, Any]:
     node = _type_schema(f.shape, f.spec.schema, facts=False)
     if f.spec.keys:
         node = _keyed(f, facts=False)
-    if f.has_default and f.default is not None and f.spec.required is None and _writable(f.default, node):
+    if f.has_default and (f.default is not None or _null_written(node)) and f.spec.required is None and _writable(f.default, node):
         node["default"] = list(f.default) if isinstance(f.default, (tuple, frozenset, set)) else f.default
     if f.spec.description:
         node["description"] = f.spec.description
@@ -468,14 +479,21 @@ def _accepts(f: Field) -> tuple[frozenset[type] | None, Mapping[Any, None] | Non
     """A scalar field's accepted Python types and values (its enum), checked in the parser's loop."""
     if f.shape.json is None or f.spec.keys:
         return None, None
-    enum = f.spec.schema.get("enum")
-    return PYTHON_TYPES[f.shape.json], dict.fromkeys(enum) if enum else None
+    enum = f.spec.schema.get("enum", f.shape.enum)
+    accepts = PYTHON_TYPES[f.shape.json] | ({type(None)} if _null_written(f.spec.schema) else set())
+    return accepts, dict.fromkeys(enum) if enum else None
+
+
+def _null_written(keywords: Mapping[str, Any]) -> bool:
+    """Whether the schema lets the data write null (``type: [string, "null"]``), not only leave the key out."""
+    written = keywords.get("type")
+    return isinstance(written, list) and "null" in written
 
 
 def _check_scalar(value: Any, accepts: frozenset[type], allowed: Mapping[Any, None] | None, path: DataPath) -> None:
     """Raise the error for a scalar of the wrong type or not among its choices (one of a subtype of a right type passes)."""
     if not any(isinstance(value, kind) for kind in accepts) or (isinstance(value, bool) and bool not in accepts):
-        json = next(name for name, kinds in PYTHON_TYPES.items() if kinds == accepts)
+        json = next(name for name, kinds in PYTHON_TYPES.items() if kinds <= accepts)
         raise InputError(f"wrong type: got {_describe(value)}", path=path, expected=TYPE_WORDS[json])
     if allowed is not None and value not in allowed:
         choices = [str(choice) for choice in allowed]
@@ -487,8 +505,8 @@ def _quoted(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) and len(value) <= 80 else show(value)
 
 
-def _scalar(json: str, enum: list[Any] | None) -> Convert | None:
-    accepts = PYTHON_TYPES[json]
+def _scalar(json: str, enum: list[Any] | None, nullable: bool = False) -> Convert | None:
+    accepts = PYTHON_TYPES[json] | ({type(None)} if nullable else set())
     allowed = dict.fromkeys(enum) if enum else None
 
     def convert(value: Any, path: DataPath) -> Any:
@@ -499,15 +517,16 @@ def _scalar(json: str, enum: list[Any] | None) -> Convert | None:
     return convert
 
 
-def _converter(shape: _Shape, keywords: Mapping[str, Any]) -> Convert | None:
-    """How scenario data becomes a value of the shape (None: as it is)."""
+def _converter(shape: _Shape, keywords: Mapping[str, Any], *, as_item: bool = False) -> Convert | None:
+    """How scenario data becomes a value of the shape (None: as it is); ``as_item``: a container's item, null
+    where its type says it may be."""
     if shape.described is not None:
         target = shape.described
         return lambda value, path: description_of(target).parse(value, path, EMPTY)
     if shape.json is not None:
-        return _scalar(shape.json, keywords.get("enum"))
+        return _scalar(shape.json, keywords.get("enum", shape.enum), (as_item and shape.nullable) or _null_written(keywords))
     if shape.container is dict:
-        item = _converter(shape.item or _Shape(), {})
+        item = _converter(shape.item or _Shape(), {}, as_item=True)
 
         def mapping(value: Any, path: DataPath) -> Any:
             if type(value) is not dict and not isinstance(value, collections.abc.Mapping):
@@ -520,7 +539,7 @@ def _converter(shape: _Shape, keywords: Mapping[str, Any]) -> Convert | None:
     if shape.container is not None:
         make = shape.container
         items = keywords.get("items") if isinstance(keywords.get("items"), Mapping) else {}
-        item = _converter(shape.item or _Shape(), items or {})
+        item = _converter(shape.item or _Shape(), items or {}, as_item=True)
 
         inner = shape.item or _Shape()
         accepts = PYTHON_TYPES[inner.json] if inner.json is not None else None
@@ -640,25 +659,28 @@ class Takes(NamedTuple):
 
     type: type
     own: tuple[str, ...] = ()
+    described: Mapping[str, str] = {}  # a per-kind parameter's description for this kind
 
     def properties(self) -> dict[str, Any]:
-        return description_of(self.type).properties(include=self.own)
+        found = description_of(self.type).properties(include=[*self.own, *self.described])
+        return {key: ({**node, "description": self.described[key]} if key in self.described else node) for key, node in found.items()}
 
     def required(self) -> tuple[str, ...]:
         return tuple(description_of(self.type).required())
 
 
-def takes(cls: type, *own: str) -> Takes:
+def takes(cls: type, *own: str, **described: str) -> Takes:
     """The parameters of a kind: those of ``cls`` (the union's base, or a subclass of it that adds the
-    kind's own fields), with the per-kind fields ``own`` names."""
+    kind's own fields), with the per-kind fields ``own`` names, and those ``described`` names with what
+    they mean for this kind (``takes(Effect, amount="GUTS lost.")``)."""
     found = description_of(cls)
     if found.union is None:
         raise TypeError(f"{cls.__name__} is not part of a tagged union (@described(tag=...) on it or a base)")
     names = {f.name for f in found.fields if f.spec.per_kind} | {f.key for f in found.fields if f.spec.per_kind}
-    unknown = [name for name in own if name not in names]
+    unknown = [name for name in [*own, *described] if name not in names]
     if unknown:
         raise TypeError(f"{cls.__name__} has no per-kind parameters {unknown}")
-    return Takes(cls, tuple(own))
+    return Takes(cls, tuple(own), dict(described))
 
 
 def register_kind(kind: str, params: Takes) -> None:
