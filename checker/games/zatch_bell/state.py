@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from checker.engine.described import described, parse, spec
+from checker.engine.described import described, fact, facts, parse, spec
 from checker.engine.errors import InputError
 from checker.engine.game import Book
 from checker.engine.stack import ResponseStack
@@ -162,16 +162,17 @@ def blank_card(page: int) -> Card:
     return Card(name=BLANK.format(page=page), type="SPELL", number=f"BLANK-{page}", mamodo="(no MAMODO)")
 
 
+@described(facts="mamodo-facts")
 @dataclass
 class Mamodo:
     """A MAMODO card in play, with its PARTNER and the MAMODO cards underneath it."""
 
     card: str
     page: int
-    status: str = "normal"  # normal, injured, petrified
-    partner: str | None = None
+    status: str = fact("normal", enum=["normal", "injured", "petrified"])
+    partner: str | None = fact(None)
     partner_page: int | None = None
-    under: list[tuple[str, int]] = field(default_factory=list)
+    under: list[tuple[str, int]] = fact(list, observed=lambda under: [c for c, _ in under], schema={"type": "array", "items": {"type": "string"}})
     effects_negated: bool = False  # this turn, by a card effect (its card rules stand)
 
 
@@ -257,15 +258,16 @@ class Applied:
         return "cut-in" in self.classes
 
 
+@described(facts="battle-facts")
 @dataclass
 class Battle:
     """The Battle under way: the Attack, the Defense, the Power effects add and what was decided."""
 
     attacker: str
-    mamodo: str
-    spell: SpellOut | None
-    defender_mamodo: str | None = None
-    defense: SpellOut | None = None
+    mamodo: str = fact()
+    spell: SpellOut | None = fact(observed=lambda out: out.card, schema={"type": ["string", "null"]})
+    defender_mamodo: str | None = fact(None)
+    defense: SpellOut | None = fact(None, observed=lambda out: out.card, schema={"type": ["string", "null"]})
     defense_waived: bool = False
     defense_set_total: int | None = None  # a Defense without a SPELL card: the Total Power its effect gives
     attack_set_total: int | None = None  # an Attack without a SPELL card ("&" effect): the Total Power its effect gives
@@ -276,8 +278,8 @@ class Battle:
     defense_negated: bool = False
     damage_negated: set[str] = field(default_factory=set)  # players a "Negate Damage" effect spares this Battle's Damage and Injury
     undefendable: tuple[Kept, ...] = ()  # "cannot be Defended" effects applied before this Battle: it is their "next Battle"
-    totals: dict[str, int] = field(default_factory=dict)
-    winner: str | None = None  # attacker or defender, once compared
+    totals: dict[str, int] = fact(dict, "Total Power by player, once compared.")
+    winner: str | None = fact(None, enum=["attacker", "defender"])  # once compared
 
 
 @dataclass
@@ -369,13 +371,56 @@ def _pages(raw: Any, size: int, cards: dict[str, Card], at: tuple[str | int, ...
     return pages
 
 
-def build_players(initial: Mapping[str, Any], cards: dict[str, Card]) -> dict[str, Player]:
+@described("in-play")
+@dataclass(frozen=True, kw_only=True)
+class InPlay:
+    """A MAMODO card a scenario starts in play."""
+
+    card: str = spec(ref="card-name")
+    page: int | None = spec(None, "The page it came from (default: the first page holding it).")
+    status: str = spec("normal", enum=["normal", "injured", "petrified"])
+    partner: str | None = spec(None, ref="card-name")
+    under: tuple[str, ...] = spec((), "MAMODO cards underneath it.", items={"$ref": "#/card-name"})
+
+
+@described("player-state")
+@dataclass(frozen=True, kw_only=True)
+class Side:
+    """A player's Spell Book, MP and, mid-game, open pages and cards in play, as the scenario sets them."""
+
+    book: list[str] | dict[Any, str] = spec(ref="book")
+    size: int = spec(BOOK_PAGES, "The number of cards in a book given as a mapping (default 32).", minimum=1)
+    mp: int = spec(0, minimum=0)
+    page: int = spec(2, "Mid-game: the first of the open pages (1, an even page, or 32).")
+    in_play: tuple[InPlay, ...] | None = spec(None, "Mid-game: the MAMODO cards in play (default: page 1's).")
+    mj12: tuple[str, ...] = spec((), "Mid-game: MJ12 cards in play.", items={"$ref": "#/card-name"})
+    discard: tuple[str, ...] = spec((), "Mid-game: the Discard Pile.", items={"$ref": "#/card-name"})
+
+
+@described("state")
+@dataclass(frozen=True, kw_only=True)
+class Initial:
+    """The game as the scenario starts it."""
+
+    start: str = spec("preparation", "Where play begins: the PREPARATION PHASE, or mid-game before the START PHASE or in the BATTLE "
+                      "PHASE (Non-Battle).", enum=["preparation", "start-phase", "battle-phase"])
+    first_attacker: str = spec("A", "The coin toss: who goes first.", ref="player")
+    attacker: str | None = spec(None, "Mid-game: the Attacker of this turn (defaults to first_attacker).", ref="player")
+    turn: int = spec(1, minimum=1)
+    players: dict[str, Side] = spec(keys=PLAYERS)
+
+
+def initial_of(raw: Mapping[str, Any]) -> Initial:
+    """The scenario's initial state, parsed."""
+    return parse(Initial, raw, ("initial",))
+
+
+def build_players(initial: Initial, cards: dict[str, Card]) -> dict[str, Player]:
     players: dict[str, Player] = {}
     for name in PLAYERS:
-        raw = initial["players"][name]
-        size = raw.get("size", BOOK_PAGES)
-        pages = _pages(raw["book"], size, cards, ("initial", "players", name, "book"))
-        players[name] = Player(name=name, pages=list(pages), size=len(pages), mp=raw.get("mp", 0))
+        side = initial.players[name]
+        pages = _pages(side.book, side.size, cards, ("initial", "players", name, "book"))
+        players[name] = Player(name=name, pages=list(pages), size=len(pages), mp=side.mp)
     return players
 
 
@@ -390,44 +435,65 @@ def take_from_book(player: Player, card: str, page: int | None, where: tuple[str
                      path=where, expected="a card the book holds, on the page given")
 
 
+# --- What observing reports -------------------------------------------------------------------------
+
+
+@described(facts="player-facts")
+@dataclass
+class PlayerFacts:
+    mp: int = fact(description="The player's MP.")
+    open_pages: list[int] = fact(description="The open pages of the Spell Book.")
+    pages: dict[str, str] = fact(description="Page -> the card on it (blank pages left out).")
+    empty_pages: list[int] = fact(description="Pages whose card has left them.")
+    in_play: dict[str, Mamodo] = fact(description="In-play MAMODO cards by name.")
+    mamodo_count: int = fact(description="MAMODO cards on the player's side, Petrified ones included.")
+    mj12: list[str] = fact(description="MJ12 cards in play.")
+    discard: list[str] = fact(description="The Discard Pile, in order.")
+    stay: list[str] = fact(description="The [STAY] zone: active [STAY] effects ('card: kind').")
+    standby: list[str] = fact(description="The [STANDBY] zone: waiting [STANDBY] effects ('card: kind').")
+
+
+@described(facts="outcome")
+@dataclass
+class Outcome:
+    turn: int = fact(description="The turn number.")
+    attacker: str = fact(description="The Attacker of the turn.", ref="player")
+    step: str | None = fact(description="The procedure step the game stands at.")
+    priority: str | None = fact(description="Who performs the next Action (null outside the BATTLE PHASE).")
+    battle: Battle | None = fact(description="The Battle under way.")
+    last_battle: dict[str, Any] | None = fact(description="The last Battle, after Battle Out.",
+                                              schema={"oneOf": [{"type": "null"}, {"$ref": "#/battle-facts"}]})
+    loser: str | None = fact(description="The player who lost the game.")
+    winner: str | None = fact(description="The player who won the game.")
+    resolved: list[str] = fact(description="Effects resolved, in order ('card: kind').")
+    players: dict[str, PlayerFacts] = fact(keys=PLAYERS)
+
+
 def observe(state: State) -> dict[str, Any]:
-    return {
-        "turn": state.turn,
-        "attacker": state.attacker,
-        "step": state.step,
-        "priority": state.priority,
-        "battle": _battle_facts(state.battle) if state.battle else None,
-        "last_battle": state.last_battle,
-        "loser": state.loser,
-        "winner": other(state.loser) if state.loser else None,
-        "resolved": list(state.log),
-        "players": {name: _player_facts(state, p) for name, p in state.players.items()},
-    }
+    return facts(Outcome(
+        turn=state.turn,
+        attacker=state.attacker,
+        step=state.step,
+        priority=state.priority,
+        battle=state.battle,
+        last_battle=state.last_battle,
+        loser=state.loser,
+        winner=other(state.loser) if state.loser else None,
+        resolved=state.log,
+        players={name: _player_facts(state, p) for name, p in state.players.items()},
+    ))
 
 
-def _battle_facts(battle: Battle) -> dict[str, Any]:
-    return {
-        "mamodo": battle.mamodo,
-        "spell": battle.spell.card if battle.spell else None,
-        "defender_mamodo": battle.defender_mamodo,
-        "defense": battle.defense.card if battle.defense else None,
-        "totals": dict(battle.totals),
-        "winner": battle.winner,
-    }
-
-
-def _player_facts(state: State, player: Player) -> dict[str, Any]:
-    return {
-        "mp": player.mp,
-        "open_pages": list(player.open),
-        "pages": {str(i + 1): c for i, c in enumerate(player.pages) if c is not None and not state.card(c).is_blank},
-        "empty_pages": [i + 1 for i, c in enumerate(player.pages) if c is None],
-        "in_play": {
-            m.card: {"status": m.status, "partner": m.partner, "under": [c for c, _ in m.under]} for m in player.mamodo
-        },
-        "mamodo_count": len(player.mamodo),
-        "mj12": [c for c, _ in player.mj12],
-        "discard": list(player.discard),
-        "stay": [k.label for k in player.kept if k.zone == "stay"],
-        "standby": [k.label for k in player.kept if k.zone == "standby"],
-    }
+def _player_facts(state: State, player: Player) -> PlayerFacts:
+    return PlayerFacts(
+        mp=player.mp,
+        open_pages=list(player.open),
+        pages={str(i + 1): c for i, c in enumerate(player.pages) if c is not None and not state.card(c).is_blank},
+        empty_pages=[i + 1 for i, c in enumerate(player.pages) if c is None],
+        in_play={m.card: m for m in player.mamodo},
+        mamodo_count=len(player.mamodo),
+        mj12=[c for c, _ in player.mj12],
+        discard=player.discard,
+        stay=[k.label for k in player.kept if k.zone == "stay"],
+        standby=[k.label for k in player.kept if k.zone == "standby"],
+    )
