@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import collections.abc
 import dataclasses
+import functools
 import sys
 import types
 import typing
@@ -222,12 +223,19 @@ class Description:
         self.observed = [f for f in self.fields if f.spec.fact]
         self.keys = [f.key for f in self.given]
         self._key_set = frozenset(self.keys)
-        self.kinds: dict[str, type] = {}  # a tagged union's kinds that parse into a type of their own
-        base = next((c for c in cls.__mro__[1:] if is_described(c) and c.__dict__["__described__"].tag), None)
-        self.union: type | None = cls if self.tag else base  # the tagged union it belongs to
-        self._table = {f.key: (f.name, *_accepts(f), _parser(f)) for f in self.given}
+        self.kinds = _KINDS.setdefault(cls, {})  # a tagged union's kinds that parse into a type of their own
+        self.union: type | None = _union_of(cls)  # the tagged union it belongs to
         self._required = frozenset(f.name for f in self.given if not (f.has_default or f.spec.required is False))
-        self.observe: Callable[[Any], dict[str, Any]] = _compiled_observer([(f.name, f.key, _observer(f)) for f in self.observed])
+
+    @functools.cached_property
+    def _table(self) -> dict[str, tuple[str, frozenset[type] | None, Mapping[Any, None] | None, Convert | None]]:
+        """Each scenario key: its field, its scalar check and its converter (made when the type is first parsed)."""
+        return {f.key: (f.name, *_accepts(f), _parser(f)) for f in self.given}
+
+    @functools.cached_property
+    def observe(self) -> Callable[[Any], dict[str, Any]]:
+        """What observing reports of an instance (written out when the type is first observed)."""
+        return _compiled_observer([(f.name, f.key, _observer(f)) for f in self.observed])
 
     # --- schema ---------------------------------------------------------------------------------
 
@@ -298,13 +306,23 @@ class Description:
     # --- observing ------------------------------------------------------------------------------
 
 
+#: Annotations already evaluated, by module and text ("int", "str | None" recur in every type).
+_EVALUATED: dict[tuple[str, str], Any] = {}
+
+
 def _annotation(cls: type, name: str) -> Any:
     """A field's type, evaluated in the module of the class that declares it."""
     for owner in cls.__mro__:
         written = owner.__dict__.get("__annotations__", {}).get(name)
         if written is not None:
-            holder = types.SimpleNamespace(__annotations__={name: written})  # resolves the forward references inside it too
-            return typing.get_type_hints(holder, vars(sys.modules[owner.__module__]), dict(vars(owner)))[name]
+            scope = vars(sys.modules[owner.__module__])
+            if isinstance(written, str) and "'" not in written and '"' not in written:
+                cached = _EVALUATED.get((owner.__module__, written))
+                if cached is None:
+                    cached = _EVALUATED[(owner.__module__, written)] = eval(written, scope, dict(vars(owner)))  # noqa: S307 - as get_type_hints does
+                return cached
+            holder = types.SimpleNamespace(__annotations__={name: written})  # resolves the forward references quoted inside it
+            return typing.get_type_hints(holder, scope, dict(vars(owner)))[name]
     raise TypeError(f"{cls.__name__}.{name} has no annotation")
 
 
@@ -522,7 +540,14 @@ def _converter(shape: _Shape, keywords: Mapping[str, Any], *, as_item: bool = Fa
     where its type says it may be."""
     if shape.described is not None:
         target = shape.described
-        return lambda value, path: description_of(target).parse(value, path, EMPTY)
+        bound: list[Callable[[Any, DataPath, Mapping[str, Any]], Any]] = []
+
+        def nested(value: Any, path: DataPath) -> Any:  # the type's own parser, looked up once (it may be this very type)
+            if not bound:
+                bound.append(description_of(target).parse)
+            return bound[0](value, path, EMPTY)
+
+        return nested
     if shape.json is not None:
         return _scalar(shape.json, keywords.get("enum", shape.enum), (as_item and shape.nullable) or _null_written(keywords))
     if shape.container is dict:
@@ -565,10 +590,11 @@ def _parser(f: Field) -> Convert | None:
     convert = _converter(f.shape, f.spec.schema)
     if f.spec.keys and convert is not None:
         keys, required = f.spec.keys, f.spec.keys_required
+        allowed, needed = frozenset(keys), frozenset(keys if required else ())
         whole = convert
 
         def keyed(value: Any, path: DataPath) -> Any:
-            if isinstance(value, Mapping):
+            if isinstance(value, Mapping) and not (allowed.issuperset(value) and needed.issubset(value)):
                 unknown = [key for key in value if key not in keys]
                 if unknown:
                     raise InputError(f"unknown key '{unknown[0]}'{nearest(str(unknown[0]), keys)}", path=(*path, unknown[0]),
@@ -672,19 +698,29 @@ class Takes(NamedTuple):
 def takes(cls: type, *own: str, **described: str) -> Takes:
     """The parameters of a kind: those of ``cls`` (the union's base, or a subclass of it that adds the
     kind's own fields), with the per-kind fields ``own`` names, and those ``described`` names with what
-    they mean for this kind (``takes(Effect, amount="GUTS lost.")``)."""
-    found = description_of(cls)
-    if found.union is None:
+    they mean for this kind (``takes(Effect, amount="GUTS lost.")``). Nothing is analysed yet: a kind is
+    registered as its rules module is imported, and its schema is needed only when the schema is built."""
+    if _union_of(cls) is None:
         raise TypeError(f"{cls.__name__} is not part of a tagged union (@described(tag=...) on it or a base)")
-    names = {f.name for f in found.fields if f.spec.per_kind} | {f.key for f in found.fields if f.spec.per_kind}
+    per_kind = [f for f in dataclasses.fields(cls) if getattr(f.metadata.get(SPEC), "per_kind", False)]
+    names = {f.name for f in per_kind} | {f.metadata[SPEC].key for f in per_kind if f.metadata[SPEC].key}
     unknown = [name for name in [*own, *described] if name not in names]
     if unknown:
         raise TypeError(f"{cls.__name__} has no per-kind parameters {unknown}")
     return Takes(cls, tuple(own), dict(described))
 
 
+#: Each tagged union's kinds that parse into a type of their own, by the union's base.
+_KINDS: dict[type, dict[str, type]] = {}
+
+
+def _union_of(cls: type) -> type | None:
+    """The base of the tagged union ``cls`` belongs to (itself, if it is one), if any."""
+    return next((c for c in cls.__mro__ if is_described(c) and c.__dict__["__described__"].tag), None)
+
+
 def register_kind(kind: str, params: Takes) -> None:
     """A kind of the union ``params.type`` belongs to: its data parses into ``params.type``."""
-    union = description_of(params.type).union
+    union = _union_of(params.type)
     assert union is not None
-    description_of(union).kinds[kind] = params.type
+    _KINDS.setdefault(union, {})[kind] = params.type

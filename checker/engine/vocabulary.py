@@ -29,6 +29,7 @@ it that adds the kind's own parameters, into which a card's effect of that kind 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar
 
@@ -54,9 +55,30 @@ class Entry(Generic[H]):
     name: str
     description: str
     handler: H
-    params: Mapping[str, Any] = field(default_factory=dict)
-    required: tuple[str, ...] = ()
-    type: type | None = None  # the described type its parameters are parsed into, if any
+    given: Mapping[str, Any] | Takes = field(default_factory=dict)  # the parameters as registered
+    needed: tuple[str, ...] = ()  # the parameters registered as required
+
+    @property
+    def type(self) -> type | None:
+        """The described type a card's effect of this kind is parsed into, if any."""
+        return self.given.type if isinstance(self.given, Takes) else None
+
+    @functools.cached_property
+    def required(self) -> tuple[str, ...]:
+        typed = self.given.required() if isinstance(self.given, Takes) else ()
+        return tuple(dict.fromkeys([*typed, *self.needed]))
+
+    @functools.cached_property
+    def params(self) -> Mapping[str, Any]:
+        """The JSON Schema of each parameter (a described type's, worked out when the schema is built: a run needs none)."""
+        if not isinstance(self.given, Takes):
+            return dict(self.given)
+        found = self.given.properties()
+        undeclared = [key for key in self.required if key not in found]
+        if undeclared:
+            raise ValueError(f"{self.name!r} requires parameters its type does not give it: {undeclared}")
+        # a parameter this kind requires has no default, whatever the type gives others
+        return {key: ({k: v for k, v in node.items() if k != "default"} if key in self.required else node) for key, node in found.items()}
 
 
 class Registry(Generic[H]):
@@ -72,17 +94,14 @@ class Registry(Generic[H]):
         def decorate(handler: H) -> H:
             if name in self.entries:
                 raise ValueError(f"{self.noun} {name!r} is registered twice")
-            typed = params.type if isinstance(params, Takes) else None
-            schema = params.properties() if isinstance(params, Takes) else dict(params or {})
-            needed = tuple(dict.fromkeys([*(params.required() if isinstance(params, Takes) else ()), *required]))
-            undeclared = [key for key in needed if key not in schema]
-            if undeclared:
-                raise ValueError(f"{self.noun} {name!r} requires undeclared parameters {undeclared}")
+            needed = tuple(required)
             if isinstance(params, Takes):
-                register_kind(name, params)
-                # a parameter this kind requires has no default, whatever the type gives others
-                schema = {key: ({k: v for k, v in node.items() if k != "default"} if key in needed else node) for key, node in schema.items()}
-            self.entries[name] = Entry(name, description.strip(), handler, schema, needed, typed)
+                register_kind(name, params)  # its parameters are checked against the type when the schema is built
+            else:
+                undeclared = [key for key in needed if key not in (params or {})]
+                if undeclared:
+                    raise ValueError(f"{self.noun} {name!r} requires undeclared parameters {undeclared}")
+            self.entries[name] = Entry(name, description.strip(), handler, params if isinstance(params, Takes) else dict(params or {}), needed)
             return handler
 
         return decorate

@@ -65,7 +65,7 @@ class Effect:
                               enum=["preparation", "during-battle", "start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage",
                                     "other", "regardless"])
     whose: str = spec("opponent", "Whose book or MP (default opponent).", enum=["self", "opponent"])
-    also: tuple["Effect", ...] = spec((), "Effects the same effect goes on to apply, in order.")
+    also: tuple[Effect, ...] = spec((), "Effects the same effect goes on to apply, in order.")
     phase: str | None = spec(None, "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE.", enum=["own", "opponent"])
     keep: str | None = spec(None, "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates.", enum=["stay", "standby"])
     until: str | None = spec(None, "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
