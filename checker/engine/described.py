@@ -700,16 +700,20 @@ def takes(cls: type, *own: str, **described: str) -> Takes:
     kind's own fields), with the per-kind fields ``own`` names, and those ``described`` names with what
     they mean for this kind (``takes(Effect, amount="GUTS lost.")``). Nothing is analysed yet: a kind is
     registered as its rules module is imported, and its schema is needed only when the schema is built."""
-    if _union_of(cls) is None:
-        raise TypeError(f"{cls.__name__} is not part of a tagged union (@described(tag=...) on it or a base)")
-    per_kind = [f for f in dataclasses.fields(cls) if getattr(f.metadata.get(SPEC), "per_kind", False)]
-    names = {f.name for f in per_kind} | {f.metadata[SPEC].key for f in per_kind if f.metadata[SPEC].key}
+    names = _PER_KIND.get(cls)
+    if names is None:
+        if _union_of(cls) is None:
+            raise TypeError(f"{cls.__name__} is not part of a tagged union (@described(tag=...) on it or a base)")
+        per_kind = [f for f in dataclasses.fields(cls) if getattr(f.metadata.get(SPEC), "per_kind", False)]
+        names = _PER_KIND[cls] = frozenset({f.name for f in per_kind} | {f.metadata[SPEC].key for f in per_kind if f.metadata[SPEC].key})
     unknown = [name for name in [*own, *described] if name not in names]
     if unknown:
         raise TypeError(f"{cls.__name__} has no per-kind parameters {unknown}")
     return Takes(cls, tuple(own), dict(described))
 
 
+#: The names (and keys) of each kind type's per-kind parameters.
+_PER_KIND: dict[type, frozenset[str]] = {}
 #: Each tagged union's kinds that parse into a type of their own, by the union's base.
 _KINDS: dict[type, dict[str, type]] = {}
 
