@@ -22,6 +22,7 @@ from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, NoReturn
 
 from checker.engine.catalogue import Catalogue, load_catalogue
 from checker.engine.datafile import read_yaml
+from checker.engine.described import definitions
 from checker.engine.errors import Rejection
 from checker.engine.procedure import GameState, S, Phase, Procedure, Step, StepHandlers, Walker, load_procedure
 from checker.engine.statecopy import Shared, deep_copy
@@ -300,6 +301,9 @@ class Game(Generic[S]):
     rules: RulesModule[S]
     moves: MovesModule[S] | None = None  # what may be done next (see checker.engine.legal)
     entity_kinds: Mapping[str, EntityKind] = {}
+    #: The game's described types (checker.engine.described): their schema definitions, and those of
+    #: the described types their fields hold, join the definitions ``schema.yaml`` writes.
+    types: tuple[type, ...] = ()
 
     def __init__(self) -> None:
         self.data = GameData.beside(sys.modules[type(self).__module__].__file__ or "")
@@ -318,10 +322,16 @@ class Game(Generic[S]):
     def procedure(self) -> Procedure:
         return self.data.procedure
 
-    @property
+    @functools.cached_property
     def schema(self) -> dict[str, Any]:
-        """The game's part of the scenario format, as written in ``schema.yaml``."""
-        return self.data.schema
+        """The game's part of the scenario format: the definitions ``schema.yaml`` writes, then those its
+        described types give (:attr:`types`)."""
+        written = self.data.schema
+        generated = definitions(self.types)
+        clash = sorted(set(written.get("definitions", {})) & set(generated))
+        if clash:
+            raise ValueError(f"{self.id}: schema.yaml defines {clash}, which the game's described types give")
+        return {**written, "definitions": {**written.get("definitions", {}), **generated}}
 
     @property
     def starter(self) -> dict[str, Any]:

@@ -14,13 +14,26 @@ and the docs are all derived from this one registry::
     @vocabulary.effect("change-atk", "The target's ATK changes by ``amount``.", params={"amount": INTEGER})
     def change_atk(context, state, link): ...
 
-``params`` use the game's schema definitions with ``ref("name")``.
+``params`` use the game's schema definitions with ``ref("name")``. An effect kind may instead take
+the parameters of a described type (:mod:`checker.engine.described`): ``params=takes(Effect,
+"amount")`` (the type's parameters, with its per-kind ``amount``), or a dataclass deriving from
+it that adds the kind's own parameters, into which a card's effect of that kind is then parsed::
+
+    @dataclass(frozen=True)
+    class Drain(Effect):
+        pages: int = spec(1, "How many pages the opponent turns.", minimum=1)
+
+    @vocabulary.effect("drain", "The opponent turns 'pages' pages.", params=takes(Drain))
+    def drain(context, state, owner, source, effect: Drain, action): ...
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar
+
+from checker.engine.described import Takes, register_kind
 
 H = TypeVar("H", bound=Callable[..., Any])
 
@@ -42,8 +55,30 @@ class Entry(Generic[H]):
     name: str
     description: str
     handler: H
-    params: Mapping[str, Any] = field(default_factory=dict)
-    required: tuple[str, ...] = ()
+    given: Mapping[str, Any] | Takes = field(default_factory=dict)  # the parameters as registered
+    needed: tuple[str, ...] = ()  # the parameters registered as required
+
+    @property
+    def type(self) -> type | None:
+        """The described type a card's effect of this kind is parsed into, if any."""
+        return self.given.type if isinstance(self.given, Takes) else None
+
+    @functools.cached_property
+    def required(self) -> tuple[str, ...]:
+        typed = self.given.required() if isinstance(self.given, Takes) else ()
+        return tuple(dict.fromkeys([*typed, *self.needed]))
+
+    @functools.cached_property
+    def params(self) -> Mapping[str, Any]:
+        """The JSON Schema of each parameter (a described type's, worked out when the schema is built: a run needs none)."""
+        if not isinstance(self.given, Takes):
+            return dict(self.given)
+        found = self.given.properties()
+        undeclared = [key for key in self.required if key not in found]
+        if undeclared:
+            raise ValueError(f"{self.name!r} requires parameters its type does not give it: {undeclared}")
+        # a parameter this kind requires has no default, whatever the type gives others
+        return {key: ({k: v for k, v in node.items() if k != "default"} if key in self.required else node) for key, node in found.items()}
 
 
 class Registry(Generic[H]):
@@ -54,16 +89,19 @@ class Registry(Generic[H]):
         self.entries: dict[str, Entry[H]] = {}
 
     def register(
-        self, name: str, description: str, *, params: Mapping[str, Any] | None = None, required: Iterable[str] = ()
+        self, name: str, description: str, *, params: Mapping[str, Any] | Takes | None = None, required: Iterable[str] = ()
     ) -> Callable[[H], H]:
         def decorate(handler: H) -> H:
             if name in self.entries:
                 raise ValueError(f"{self.noun} {name!r} is registered twice")
             needed = tuple(required)
-            undeclared = [key for key in needed if key not in (params or {})]
-            if undeclared:
-                raise ValueError(f"{self.noun} {name!r} requires undeclared parameters {undeclared}")
-            self.entries[name] = Entry(name, description.strip(), handler, dict(params or {}), needed)
+            if isinstance(params, Takes):
+                register_kind(name, params)  # its parameters are checked against the type when the schema is built
+            else:
+                undeclared = [key for key in needed if key not in (params or {})]
+                if undeclared:
+                    raise ValueError(f"{self.noun} {name!r} requires undeclared parameters {undeclared}")
+            self.entries[name] = Entry(name, description.strip(), handler, params if isinstance(params, Takes) else dict(params or {}), needed)
             return handler
 
         return decorate
@@ -102,7 +140,7 @@ class Vocabulary:
         description: str,
         *,
         family: str = "effect",
-        params: Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | Takes | None = None,
         required: Iterable[str] = (),
     ) -> Callable[[H], H]:
         """Decorator: one kind of effect a card may have; ``family`` names the schema definition it belongs to."""

@@ -317,6 +317,14 @@ def _quoted(value: Any) -> str:
     return f"'{show(value)}'" if isinstance(value, str) else show(value)
 
 
+#: What a size or range limit asks for, in words (the field's description follows it, when it has one).
+LIMIT_WORDS: Mapping[str, str] = {
+    "minimum": "at least {}", "maximum": "at most {}", "minItems": "at least {} items", "maxItems": "at most {} items",
+    "minLength": "text of at least {} characters", "maxLength": "text of at most {} characters",
+    "maxProperties": "at most {} entries",
+}
+
+
 def _limit(kind: str, wanted: Any, instance: Any) -> str | None:
     """The message for a broken size or range limit, naming the limit."""
     if kind == "maxItems":
@@ -379,7 +387,10 @@ def _explain(error: jsonschema.ValidationError) -> InputError:
         return InputError(f"date {_quoted(error.instance)} is not written YYYY-MM-DD", path=path, expected="a date such as 2024-05-01")
     description = schema.get("description")
     limit = _limit(str(kind), wanted, error.instance)
+    if limit is not None and kind == "pattern":  # a description says the form better than the regular expression
+        return InputError(limit, path=path, expected=description or f"pattern: {wanted}")
     if limit is not None:
-        return InputError(limit, path=path, expected=description or f"{kind}: {wanted}")
+        bound = LIMIT_WORDS.get(str(kind), f"{kind}: {{}}").format(wanted)
+        return InputError(limit, path=path, expected=f"{bound}: {description}" if description else bound)
     return InputError(f"not allowed here: {show(error.instance)} ({kind})", path=path, expected=description)
 

@@ -20,6 +20,7 @@ class SparkDuel(Game[State]):
     source = "rules.md"
     rules = rules
     moves = moves
+    types = (State,)
     entity_kinds = {
         "card": EntityKind("A Spark, a Shield or a Break", open_questions=True),
         "mechanic": EntityKind("A mechanic the rules name", hub=True),

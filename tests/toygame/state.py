@@ -1,4 +1,9 @@
-"""The state of a Spark Duel: two players' life and hands, the round under way, the responses."""
+"""The state of a Spark Duel: two players' life and hands, the round under way, the responses.
+
+Each type is written once: its fields made with ``spec`` are what a scenario's ``initial:`` gives
+(the schema's ``state`` and ``player-state``, with their defaults, follow from them, and so does
+``build_state``), those marked ``fact`` what ``observe`` reports (the schema's ``outcome``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from checker.engine.priority import Priority
+from checker.engine.described import described, fact, facts, parse, spec
 from checker.engine.stack import ResponseStack
+from checker.engine.vocabulary import ref
 
 PLAYERS = ("A", "B")
 START_LIFE = 10
@@ -21,22 +28,25 @@ def spark_value(card: str) -> int | None:
     return int(card) if card.isdigit() else None
 
 
+@described("player-state", facts="player-facts")
 @dataclass
 class Player:
-    life: int
-    hand: list[str]
+    life: int = spec(START_LIFE, "Life points: a player left with 0 loses the duel.", minimum=0, fact=True)
+    hand: list[str] = spec([], "The cards in hand.", items=ref("card-name"), fact=True)
 
 
-@dataclass
+@described("state", facts="outcome")
+@dataclass(kw_only=True)
 class State:
-    players: dict[str, Player]
-    attacker: str
+    attacker: str = spec("A", "Who attacks in the round.", ref="player", fact=True)
+    players: dict[str, Player] = spec(keys=PLAYERS, fact=True)
     step: str | None = None  # the procedure step the duel stands at
     priority: Priority = Priority(PLAYERS)  # who has passed since the last response (the core keeps it)
     sparks: dict[str, int] = field(default_factory=dict)  # this round's Sparks, by player
-    responses: ResponseStack[str] = field(default_factory=ResponseStack)
+    responses: ResponseStack[str] = fact(ResponseStack, "The responses played this round, first played first.",
+                                         observed=ResponseStack.cards.fget, schema={"type": "array", "items": {"type": "string"}})
     shielded: bool = False  # a Shield resolved this round
-    loser: str | None = None
+    loser: str | None = fact(None, "The player who lost the duel.")
 
     @property
     def defender(self) -> str:
@@ -44,17 +54,7 @@ class State:
 
 
 def build_state(initial: Mapping[str, Any]) -> State:
-    players = {
-        name: Player(life=raw.get("life", START_LIFE), hand=list(raw.get("hand", [])))
-        for name, raw in initial["players"].items()
-    }
-    return State(players=players, attacker=initial.get("attacker", "A"))
+    return parse(State, initial, ("initial",))
 
 
-def observe(state: State) -> dict[str, Any]:
-    return {
-        "attacker": state.attacker,
-        "responses": state.responses.cards,
-        "loser": state.loser,
-        "players": {name: {"life": p.life, "hand": list(p.hand)} for name, p in state.players.items()},
-    }
+observe = facts

@@ -5,6 +5,7 @@ from __future__ import annotations
 from checker.games.many_marios_0.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.many_marios_0 import moves, rules
+from checker.games.many_marios_0.state import Initial, Outcome, Piece
 
 
 class ManyMarios0(Game[State]):
@@ -13,6 +14,7 @@ class ManyMarios0(Game[State]):
     rules = rules
     moves = moves
     source = "many-marios-0-combat.txt"
+    types = (Initial, Piece, Outcome)
     entity_kinds = {
         "unit": EntityKind("A unit, defined by the scenarios with its Army Points, energy and abilities", open_questions=True),
         "ability": EntityKind("A named combat ability", open_questions=True),

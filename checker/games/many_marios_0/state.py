@@ -2,6 +2,9 @@
 
 The page gives no unit statistics (they are in the game's Army Builder): scenarios define
 the units, items and buildings they use, with their Army Points and modifiers.
+
+What a scenario gives (a piece, the armies as it sets them) and what observing reports are
+described types: their schema, their parsing and their observation follow from them.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from checker.engine.described import described, fact, facts, parse, spec
 from checker.engine.errors import InputError
 from checker.engine.errors import nearest
 
@@ -20,18 +24,52 @@ def other(side: str) -> str:
     return "B" if side == "A" else "A"
 
 
+@described("card", description="A unit, item or building with its Army Points and modifiers.")
 @dataclass(frozen=True)
 class Piece:
     """A unit, item or building as the scenario defines it."""
 
-    name: str
-    kind: str  # unit, item, building
-    ap: int = 0
-    full_energy: int | None = None
-    abilities: frozenset[str] = frozenset()
-    ae: int = 0  # modifier (items: the unit carrying it; buildings: every unit of the army)
-    de: int = 0
-    damage: int = 0  # an effect raising the unit's damage
+    name: str  # the key it is listed under
+    kind: str = spec(enum=["unit", "item", "building"])
+    ap: int = spec(0, minimum=0)
+    full_energy: int | None = spec(None, "Units: energy when full.", minimum=0)
+    abilities: frozenset[str] = spec(frozenset(), items={"enum": list(ABILITIES)})
+    ae: int = spec(0, "Modifier to AE (items: their unit; buildings: every unit of the army).")  # items: the unit carrying it
+    de: int = spec(0, "Modifier to DE.")
+    damage: int = spec(0, "An effect raising the unit's damage by this much.")
+
+
+@described("unit-entry")
+@dataclass(frozen=True)
+class UnitEntry:
+    """A unit of a lineup as the scenario fields it."""
+
+    unit: str = spec()
+    name: str | None = spec(None, "Unique in the army; defaults to the unit's name.")
+    energy: int | None = spec(None, "Current energy (a unit need not be at full energy); defaults to the unit's full energy.",
+                              minimum=0)
+    ae: int | None = spec(None, "AE at the start of the battle, set directly instead of energy plus modifiers.", minimum=0)
+    de: int | None = spec(None, "DE at the start of the battle, set directly instead of energy plus modifiers.", minimum=1)
+    items: tuple[str, ...] = spec((), ref="name-list")
+
+
+@described("army")
+@dataclass(frozen=True)
+class ArmyEntry:
+    """An army as the scenario sets it."""
+
+    lineup: tuple[UnitEntry, ...] = spec(description="First unit leads.", minItems=1)
+    buildings: tuple[str, ...] = spec((), ref="name-list")
+
+
+@described("state")
+@dataclass(frozen=True, kw_only=True)
+class Initial:
+    """The battle as the scenario sets it."""
+
+    ap_limit: int = spec(description="The challenge's Army Point value.", minimum=0)
+    first_player: str = spec("A", "The random choice of first player, fixed by the scenario.", ref="side")
+    armies: dict[str, ArmyEntry] = spec(keys=SIDES)
 
 
 @dataclass
@@ -108,11 +146,7 @@ def army_problems(army: Army, ap_limit: int) -> list[str]:
 
 
 def piece_from(name: str, raw: Mapping[str, Any]) -> Piece:
-    return Piece(
-        name=name, kind=raw["kind"], ap=raw.get("ap", 0), full_energy=raw.get("full_energy"),
-        abilities=frozenset(raw.get("abilities", ())), ae=raw.get("ae", 0), de=raw.get("de", 0),
-        damage=raw.get("damage", 0),
-    )
+    return parse(Piece, raw, ("cards", name), name=name)
 
 
 def _piece(book: Mapping[str, Piece], name: str, kind: str, path: tuple[str | int, ...]) -> Piece:
@@ -123,29 +157,30 @@ def _piece(book: Mapping[str, Piece], name: str, kind: str, path: tuple[str | in
     return book[name]
 
 
-def build_state(initial: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
+def build_state(raw: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
+    initial = parse(Initial, raw, ("initial",))
     armies: dict[str, Army] = {}
     for side in SIDES:
-        raw = initial["armies"][side]
+        given = initial.armies[side]
         at = ("initial", "armies", side)
-        buildings = [_piece(book, b, "building", at + ("buildings", i)) for i, b in enumerate(raw.get("buildings", []))]
+        buildings = [_piece(book, b, "building", at + ("buildings", i)) for i, b in enumerate(given.buildings)]
         pieces: list[Piece] = []
         lineup: list[Unit] = []
-        for index, entry in enumerate(raw["lineup"]):
+        for index, entry in enumerate(given.lineup):
             path = at + ("lineup", index)
-            piece = _piece(book, entry["unit"], "unit", path + ("unit",))
-            items = [_piece(book, i, "item", path + ("items", n)) for n, i in enumerate(entry.get("items", []))]
-            energy = entry.get("energy", piece.full_energy or 0)
+            piece = _piece(book, entry.unit, "unit", path + ("unit",))
+            items = [_piece(book, i, "item", path + ("items", n)) for n, i in enumerate(entry.items)]
+            energy = entry.energy if entry.energy is not None else piece.full_energy or 0
             if piece.full_energy is not None and energy > piece.full_energy:
                 raise InputError(f"{piece.name} has {energy} energy, above its full {piece.full_energy}",
                                  path=path + ("energy",), expected=f"at most {piece.full_energy}")
-            name = entry.get("name", piece.name)
+            name = entry.name if entry.name is not None else piece.name
             if any(u.name == name for u in lineup):
                 raise InputError(f"two units named {name!r} in army {side}", path=path,
                                  expected="names unique per army (give 'name:' to field two of a unit)")
             modifiers = [*items, *buildings]
             computed = {"AE": energy + sum(m.ae for m in modifiers), "DE": energy + sum(m.de for m in modifiers)}
-            preset = {key: entry[key.lower()] for key in computed if key.lower() in entry}
+            preset = {key: value for key, value in (("AE", entry.ae), ("DE", entry.de)) if value is not None}
             lineup.append(Unit(
                 name=name, piece=piece.name, ae=preset.get("AE", computed["AE"]), de=preset.get("DE", computed["DE"]),
                 abilities=piece.abilities, bonuses=tuple((m.name, m.damage) for m in modifiers if m.damage),
@@ -155,27 +190,67 @@ def build_state(initial: Mapping[str, Any], book: Mapping[str, Piece]) -> State:
         pieces += buildings
         armies[side] = Army(ap=sum(p.ap for p in pieces), lineup=lineup,
                             composition=tuple((p.kind, p.name, p.ap) for p in pieces))
-    first = initial.get("first_player", "A")
-    return State(ap_limit=initial["ap_limit"], first_player=first, armies=armies, offense=first)
+    first = initial.first_player
+    return State(ap_limit=initial.ap_limit, first_player=first, armies=armies, offense=first)
+
+
+# --- What observing reports -------------------------------------------------------------------------
+
+
+@described(facts="unit-facts")
+@dataclass
+class UnitFacts:
+    ae: int = fact()
+    de: int = fact()
+    exhausted: bool = fact()
+
+
+@described(facts="army-facts")
+@dataclass
+class ArmyFacts:
+    ap: int = fact()
+    legal: bool = fact(description="Whether the army may fight this challenge.")
+    problems: list[str] = fact(description="Why it may not, as reject reasons (empty when legal).", items={"enum": ["over-ap-limit"]})
+    lineup: list[str] = fact(ref="name-list")
+    defeated: list[str] = fact(ref="name-list")
+    units: dict[str, UnitFacts] = fact()
+
+
+@described(facts="result")
+@dataclass
+class Result:
+    over: bool = fact()
+    winner: str | None = fact(enum=["A", "B"])
+    draw: bool = fact()
+    stalemate: bool = fact()
+
+
+@described(facts="outcome")
+@dataclass
+class Outcome:
+    round: int = fact(description="Rounds fought.")
+    offense: str = fact(description="The side on the offense next round.", ref="side")
+    result: Result = fact()
+    rounds: dict[str, dict[str, Any]] = fact(description="Round number -> what happened in it.",
+                                             schema={"type": "object", "additionalProperties": {"$ref": "#/round"}})
+    armies: dict[str, ArmyFacts] = fact(keys=SIDES)
 
 
 def observe(state: State) -> dict[str, Any]:
-    return {
-        "round": state.round,
-        "offense": state.offense,
-        "result": {"over": state.over, "winner": state.winner, "draw": state.over and state.winner is None,
-                   "stalemate": state.stalemate},
-        "rounds": state.rounds,
-        "armies": {
-            side: {
-                "ap": army.ap,
-                "legal": not army_problems(army, state.ap_limit),
-                "problems": army_problems(army, state.ap_limit),
-                "lineup": [u.name for u in army.lineup],
-                "defeated": [u.name for u in army.defeated],
-                "units": {u.name: {"ae": u.ae, "de": u.de, "exhausted": u.exhausted}
-                          for u in [*army.lineup, *army.defeated]},
-            }
+    return facts(Outcome(
+        round=state.round,
+        offense=state.offense,
+        result=Result(over=state.over, winner=state.winner, draw=state.over and state.winner is None, stalemate=state.stalemate),
+        rounds=state.rounds,
+        armies={
+            side: ArmyFacts(
+                ap=army.ap,
+                legal=not army_problems(army, state.ap_limit),
+                problems=army_problems(army, state.ap_limit),
+                lineup=[u.name for u in army.lineup],
+                defeated=[u.name for u in army.defeated],
+                units={u.name: UnitFacts(ae=u.ae, de=u.de, exhausted=u.exhausted) for u in [*army.lineup, *army.defeated]},
+            )
             for side, army in state.armies.items()
         },
-    }
+    ))

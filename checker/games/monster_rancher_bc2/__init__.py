@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from checker.games.monster_rancher_bc2.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.monster_rancher_bc2 import moves, rules
+from checker.games.monster_rancher_bc2.state import Card, Initial, Outcome, StatusDef
 
 
 class MonsterRancherBC2(Game[State]):
@@ -15,6 +16,7 @@ class MonsterRancherBC2(Game[State]):
     rules = rules
     moves = moves
     source = "monster-rancher-battle-card-2.md"
+    types = (Initial, StatusDef, Card, Outcome)
     entity_kinds = {
         "card": EntityKind("A card: a move, a card combined with one, a defense card or a Breeder card", open_questions=True),
         "ENV": EntityKind("An Environment card", open_questions=True),

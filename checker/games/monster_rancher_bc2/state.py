@@ -6,6 +6,9 @@ the battle stands at; the attack whose Attack Step is running and the one whose
 Defense Step is still open; the record of resolved attacks. Cards and statuses
 are described in a small vocabulary (``cards.yaml`` and a scenario's ``cards:``)
 and kept in books every copy of the state shares.
+
+What a scenario gives (a card, an effect, a status, the battle as it sets it) and what observing
+reports are described types: their schema, their parsing and their observation follow from them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
+from checker.engine.described import described, fact, facts, parse, spec
 from checker.engine.errors import InputError
 from checker.engine.game import Book
 from checker.engine.errors import nearest
@@ -25,66 +29,101 @@ def opponent(player: str) -> str:
     return "B" if player == "A" else "A"
 
 
+@described("status-definition")
 @dataclass(frozen=True)
 class StatusDef:
     """What a status does while a monster (or a Breeder) has it."""
 
-    name: str
-    taunt: Literal["must-damage", "cannot-damage"] | None = None
-    damage_immune: bool = False
-    ends_if_damaged: bool = False
-    attribute: str | None = None
-    attack_add: int = 0
-    attack_multiply: int = 1
-    attack_type: str | None = None  # the bonus applies only to moves of this type
-    consumed: bool = False  # the bonus is used up by the next matching move
-    cannot_attack: bool = False
-    exhausted: bool = False
-    unlimited_attacks: bool = False
-    hidden: bool = False  # no visible status icon in the game
-    guts_each_turn_end: int = 0
-    monster_spe_forbidden: bool = False
+    name: str  # the key it is listed under
+    taunt: Literal["must-damage", "cannot-damage"] | None = spec(None)
+    damage_immune: bool = spec(False)
+    ends_if_damaged: bool = spec(False)
+    attribute: str | None = spec(None, ref="attribute")
+    attack_add: int = spec(0)
+    attack_multiply: int = spec(1, minimum=0)
+    attack_type: str | None = spec(None, enum=["POW", "INT"])  # the bonus applies only to moves of this type
+    consumed: bool = spec(False)  # the bonus is used up by the next matching move
+    cannot_attack: bool = spec(False)
+    exhausted: bool = spec(False)
+    unlimited_attacks: bool = spec(False)
+    hidden: bool = spec(False)  # no visible status icon in the game
+    guts_each_turn_end: int = spec(0)
+    monster_spe_forbidden: bool = spec(False)
 
 
+@described(tag="kind")
 @dataclass(frozen=True)
 class Effect:
-    """One effect of a skill, defense, ENV or attack card (the kinds are registered in the ``rules`` package)."""
+    """One effect of a skill, defense, ENV or attack card: each kind, registered in the ``rules`` package with its
+    family (skill-effect, defense-effect, on-damage-effect), takes the parameters its registration names."""
 
-    kind: str
-    status: str | None = None
-    to: str = "self"
-    turns: int | None = None
-    amount: int = 0
-    attribute: str | None = None
-    move_type: str | None = None
+    kind: str = spec(description="What the effect does (the kinds of its family).")
+    status: str | None = spec(None, "A status of the catalogue or of the scenario's 'cards:'.", per_kind=True)
+    amount: int = spec(0, minimum=0, per_kind=True)
+    attribute: str | None = spec(None, ref="attribute", per_kind=True)
+    to: str = spec("self", "Who the effect acts on (default: the monster using the card).",
+                   enum=["self", "allies", "target", "own-monster", "breeder", "opponent-breeder"], per_kind=True)
+    turns: int | None = spec(None, "Turn ends before the status expires (omit: until removed).", minimum=1, per_kind=True)
+    move_type: str | None = spec(None, enum=["POW", "INT", "SPE"], per_kind=True)
 
 
+@described("final-damage-limit")
 @dataclass(frozen=True)
+class FinalDamageLimit:
+    """An ENV card's rule: a final damage of at most or at least so much is forbidden."""
+
+    at_most: int | None = spec(None)
+    at_least: int | None = spec(None)
+
+
+#: Which effects a card's ``effects`` hold, by the card's kind.
+EFFECTS_BY_KIND = [
+    {"if": {"properties": {"kind": {"const": "defense"}}, "required": ["kind"]},
+     "then": {"properties": {"effects": {"items": {"$ref": "#/defense-effect"}}}}},
+    {"if": {"properties": {"kind": {"const": "skill"}}, "required": ["kind"]},
+     "then": {"properties": {"effects": {"items": {"$ref": "#/skill-effect"}}}}},
+    {"if": {"properties": {"kind": {"const": "env"}}, "required": ["kind"]},
+     "then": {"properties": {"effects": {"items": {"$ref": "#/skill-effect", "properties": {"kind": {"const": "draw"}}}}}}},
+]
+
+
+@described("card", description="A card with its numbers, or (with 'status:') a status definition.", schema={"allOf": EFFECTS_BY_KIND})
+@dataclass(frozen=True, kw_only=True)
 class Card:
-    name: str
-    kind: Literal["attack", "combo", "defense", "skill", "env"]
-    user: str  # a monster species, "any" (Any Monster card) or "breeder"
-    type: str | None = None  # POW, INT, SPE, BLK or ENV; None where the document does not say
-    cost: int = 0
-    damage: int = 0
-    spread: Literal["single", "distributable", "aoe"] = "single"
-    only: str | None = None  # an AoE that affects only Ground or only Air monsters
-    hits_own_side: bool = False
-    versus: Mapping[str, int] = field(default_factory=dict)  # 2 = double, 0 = no damage vs that attribute
-    not_reduced_by_blk: bool = False
-    self_damage: int = 0
-    on_damage: tuple[Effect, ...] = ()
-    requires_status: str | None = None
-    add: int = 0
-    multiply: int = 1
-    effects: tuple[Effect, ...] = ()
+    name: str  # the key it is listed under
+    status: Mapping[str, Any] | None = spec(None, ref="status-definition")  # such an entry defines a status instead (books)
+    kind: Literal["attack", "combo", "defense", "skill", "env"] = spec(required=False)
+    type: str | None = spec(None, enum=["POW", "INT", "SPE", "BLK", "ENV"])  # None where the document does not say
+    user: str = spec(description="A monster species, 'any' (Any Monster card) or 'breeder'.", required=False)
+    cost: int = spec(0, "GUTS cost.", minimum=0)
+    damage: int = spec(0, minimum=0)
+    spread: Literal["single", "distributable", "aoe"] = spec("single")
+    only: str | None = spec(None, "AoE that affects only this attribute.", ref="attribute")
+    hits_own_side: bool = spec(False)
+    versus: Mapping[str, int] = spec({}, "Damage factor against an attribute: 2 = double, 0 = no damage.", keys=("Ground", "Air"),
+                                     keys_required=False, values={"type": "integer", "minimum": 0})
+    not_reduced_by_blk: bool = spec(False)
+    self_damage: int = spec(0, minimum=0)
+    on_damage: tuple[Effect, ...] = spec((), items={"$ref": "#/on-damage-effect"})
+    requires_status: str | None = spec(None)
+    add: int = spec(0)
+    multiply: int = spec(1, minimum=0)
+    effects: tuple[Effect, ...] = spec((), "A skill or Breeder card's skill effects, a defense card's defense effects, an ENV card's "
+                                       "draw when played.", items={"anyOf": [{"$ref": "#/skill-effect"}, {"$ref": "#/defense-effect"}]})
     # ENV rules
-    final_damage_add: int = 0
-    forbid_at_most: int | None = None
-    forbid_at_least: int | None = None
-    freeze_attributes: bool = False
-    blocks_draw: bool = False
-    lp_loss_each_turn_end: int = 0
+    final_damage_add: int = spec(0)
+    forbid_final_damage: FinalDamageLimit | None = spec(None)
+    freeze_attributes: bool = spec(False)
+    blocks_draw: bool = spec(False)
+    lp_loss_each_turn_end: int = spec(0, minimum=0)
+
+    @property
+    def forbid_at_most(self) -> int | None:
+        return self.forbid_final_damage.at_most if self.forbid_final_damage else None
+
+    @property
+    def forbid_at_least(self) -> int | None:
+        return self.forbid_final_damage.at_least if self.forbid_final_damage else None
 
 
 @dataclass
@@ -268,32 +307,12 @@ def halve(value: int, *, round_up: bool) -> int:
 # --- Building from scenario data -------------------------------------------------------------
 
 
-def _effect(raw: Mapping[str, Any]) -> Effect:
-    return Effect(
-        kind=raw["kind"],
-        status=raw.get("status"),
-        to=raw.get("to", "self"),
-        turns=raw.get("turns"),
-        amount=raw.get("amount", 0),
-        attribute=raw.get("attribute"),
-        move_type=raw.get("move_type"),
-    )
-
-
 def card_from(name: str, raw: Mapping[str, Any]) -> Card:
-    fields = {key: value for key, value in raw.items() if key in Card.__dataclass_fields__}
-    fields["versus"] = dict(raw.get("versus", {}))
-    fields["on_damage"] = tuple(_effect(e) for e in raw.get("on_damage", ()))
-    fields["effects"] = tuple(_effect(e) for e in raw.get("effects", ()))
-    forbid = raw.get("forbid_final_damage", {})
-    fields["forbid_at_most"] = forbid.get("at_most")
-    fields["forbid_at_least"] = forbid.get("at_least")
-    fields.pop("forbid_final_damage", None)
-    return Card(name=name, **fields)
+    return parse(Card, raw, ("cards", name), name=name)
 
 
 def status_from(name: str, raw: Mapping[str, Any]) -> StatusDef:
-    return StatusDef(name=name, **raw)
+    return parse(StatusDef, raw, ("cards", name, "status"), name=name)
 
 
 _BUILT: dict[int, tuple[Mapping[str, Any], dict[str, Card], dict[str, StatusDef]]] = {}
@@ -331,48 +350,84 @@ def lookup(book: Mapping[str, Any], name: str, what: str, path: tuple[str | int,
     return book[name]
 
 
-def build_state(initial: Mapping[str, Any], cards: dict[str, Card], statuses: dict[str, StatusDef]) -> State:
+@described("monster")
+@dataclass(frozen=True, kw_only=True)
+class MonsterEntry:
+    """A monster as the scenario sets it."""
+
+    name: str = spec(description="Unique on its side.")
+    species: str | None = spec(None, "Whose cards it uses; defaults to the name.")
+    attribute: str = spec(ref="attribute")
+    lp: int = spec(minimum=0)
+    statuses: dict[str, int | None] = spec({}, ref="status-list")
+
+
+@described("breeder")
+@dataclass(frozen=True, kw_only=True)
+class BreederEntry:
+    """A Breeder as the scenario sets it."""
+
+    guts: int = spec(0, minimum=0)
+    hand: tuple[str, ...] = spec((), ref="card-list")
+    deck: tuple[str, ...] = spec((), "Top card first.", ref="card-list")
+    discard: tuple[str, ...] = spec((), ref="card-list")
+    statuses: dict[str, int | None] = spec({}, ref="status-list")
+    monsters: tuple[MonsterEntry, ...] = spec(minItems=1, maxItems=3)
+
+
+@described("state")
+@dataclass(frozen=True, kw_only=True)
+class Initial:
+    """The battle as the scenario sets it."""
+
+    turn: str = spec("A", "Whose turn it is.", ref="player")
+    env: str | None = spec(None, "The ENV card in play.", type=["string", "null"])
+    players: dict[str, BreederEntry] = spec(keys=PLAYERS)
+
+
+def build_state(raw: Mapping[str, Any], cards: dict[str, Card], statuses: dict[str, StatusDef]) -> State:
+    initial = parse(Initial, raw, ("initial",))
     players: dict[str, Breeder] = {}
     for player in PLAYERS:
-        raw = initial["players"][player]
+        given = initial.players[player]
         at = ("initial", "players", player)
-        for pile in ("hand", "deck", "discard"):
-            for index, name in enumerate(raw.get(pile, [])):
+        for pile, names in (("hand", given.hand), ("deck", given.deck), ("discard", given.discard)):
+            for index, name in enumerate(names):
                 lookup(cards, name, "card", at + (pile, index))
         monsters: list[Monster] = []
-        for index, m in enumerate(raw["monsters"]):
-            if any(other.name == m["name"] for other in monsters):
+        for index, m in enumerate(given.monsters):
+            if any(other.name == m.name for other in monsters):
                 raise InputError(
-                    f"two monsters named {m['name']!r} on side {player}",
+                    f"two monsters named {m.name!r} on side {player}",
                     path=at + ("monsters", index, "name"),
                     expected="names unique per side (give 'species' to field two of a kind)",
                 )
             monsters.append(
                 Monster(
                     player=player,
-                    name=m["name"],
-                    species=m.get("species", m["name"]),
-                    base_attribute=m["attribute"],
-                    lp=m["lp"],
-                    statuses=_statuses(m.get("statuses", {}), statuses, at + ("monsters", index, "statuses")),
+                    name=m.name,
+                    species=m.species if m.species is not None else m.name,
+                    base_attribute=m.attribute,
+                    lp=m.lp,
+                    statuses=_statuses(m.statuses, statuses, at + ("monsters", index, "statuses")),
                 )
             )
         players[player] = Breeder(
             player=player,
-            guts=raw.get("guts", 0),
-            hand=list(raw.get("hand", [])),
-            deck=list(raw.get("deck", [])),
-            discard=list(raw.get("discard", [])),
+            guts=given.guts,
+            hand=list(given.hand),
+            deck=list(given.deck),
+            discard=list(given.discard),
             monsters=monsters,
-            statuses=_statuses(raw.get("statuses", {}), statuses, at + ("statuses",)),
+            statuses=_statuses(given.statuses, statuses, at + ("statuses",)),
         )
-    env = initial.get("env")
+    env = initial.env
     if env is not None:
         card = lookup(cards, env, "card", ("initial", "env"))
         if card.kind != "env":
             raise InputError(f"{env!r} is not an ENV card", path=("initial", "env"), expected="an ENV card")
     state = State(
-        active=initial.get("turn", "A"),
+        active=initial.turn,
         turn=1,
         env=env,
         players=players,
@@ -390,6 +445,45 @@ def _statuses(raw: Mapping[str, Any], book: Mapping[str, StatusDef], at: tuple[s
     ]
 
 
+# --- What observing reports ------------------------------------------------------------------
+
+
+@described(facts="monster-facts")
+@dataclass
+class MonsterFacts:
+    lp: int = fact()
+    ko: bool = fact()
+    attribute: str = fact(ref="attribute")
+    statuses: dict[str, int | None] = fact(ref="status-list")
+
+
+@described(facts="breeder-facts")
+@dataclass
+class BreederFacts:
+    guts: int = fact()
+    hand: list[str] = fact(ref="card-list")
+    deck: list[str] = fact(ref="card-list")
+    discard: list[str] = fact(ref="card-list")
+    statuses: dict[str, int | None] = fact(ref="status-list")
+    monsters: dict[str, MonsterFacts] = fact()
+
+
+@described(facts="outcome", description="Facts to check; only those listed are compared.")
+@dataclass
+class Outcome:
+    turn: int = fact()
+    active: str = fact(ref="player")
+    env: str | None = fact()
+    loser: str | None = fact(enum=["A", "B"])
+    defense_step: dict[str, dict[str, int]] | None = fact(
+        description="Damage waiting in an open Defense Step, for every monster by side (0 if none), before Doll nullifies it "
+                    "when dealt.", schema={"type": ["null", "object"]})
+    last_attack: dict[str, Any] | None = fact(description="The last attack (null if none yet).",
+                                              schema={"anyOf": [{"$ref": "#/attack-record"}, {"type": "null"}]})
+    attacks: list[dict[str, Any]] = fact(items={"$ref": "#/attack-record"})
+    players: dict[str, BreederFacts] = fact(keys=PLAYERS)
+
+
 def observe(state: State) -> dict[str, Any]:
     def statuses(items: list[Status]) -> dict[str, Any]:
         return {status.name: status.turns for status in items}
@@ -399,26 +493,20 @@ def observe(state: State) -> dict[str, Any]:
         pending = {player: {m.name: 0 for m in breeder.monsters} for player, breeder in state.players.items()}
         for hit in state.pending.hits:
             pending[hit.player][hit.monster] += hit.amount
-    return {
-        "turn": state.turn,
-        "active": state.active,
-        "env": state.env,
-        "loser": state.loser,
-        "defense_step": pending,
-        "last_attack": state.attacks[-1] if state.attacks else None,
-        "attacks": state.attacks,
-        "players": {
-            player: {
-                "guts": breeder.guts,
-                "hand": list(breeder.hand),
-                "deck": list(breeder.deck),
-                "discard": list(breeder.discard),
-                "statuses": statuses(breeder.statuses),
-                "monsters": {
-                    m.name: {"lp": m.lp, "ko": m.ko, "attribute": m.attribute, "statuses": statuses(m.statuses)}
-                    for m in breeder.monsters
-                },
-            }
+    return facts(Outcome(
+        turn=state.turn,
+        active=state.active,
+        env=state.env,
+        loser=state.loser,
+        defense_step=pending,
+        last_attack=state.attacks[-1] if state.attacks else None,
+        attacks=state.attacks,
+        players={
+            player: BreederFacts(
+                guts=breeder.guts, hand=breeder.hand, deck=breeder.deck, discard=breeder.discard, statuses=statuses(breeder.statuses),
+                monsters={m.name: MonsterFacts(lp=m.lp, ko=m.ko, attribute=m.attribute, statuses=statuses(m.statuses))
+                          for m in breeder.monsters},
+            )
             for player, breeder in state.players.items()
         },
-    }
+    ))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from checker.games.my_crypto_saga.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.my_crypto_saga import moves, rules
+from checker.games.my_crypto_saga.state import CardType, Initial, State
 
 
 class MyCryptoSaga(Game[State]):
@@ -13,6 +14,7 @@ class MyCryptoSaga(Game[State]):
     rules = rules
     moves = moves
     source = "my-crypto-saga-battle-rules.txt"
+    types = (CardType, Initial, State)
     entity_kinds = {
         "card type": EntityKind("A Card Type (Element and Kami), with the skills the scenarios give it", open_questions=True),
         "element": EntityKind("An Element", open_questions=True),

@@ -12,9 +12,11 @@ arithmetic that produced it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
+from checker.engine.described import spec, takes
 from checker.engine.errors import InputError
 from checker.engine.game import Context
 from checker.games.my_crypto_saga.state import (
@@ -413,12 +415,8 @@ def _targets(state: State, stage: str, player: Player, played: Played, skill: Sk
     return [p.played[stage] for p in state.in_game() if p is not player and stage in p.played and p.played[stage].opened]
 
 
-SKILL_TARGET = {"enum": ["self", "opponents", "own-next"],
-                "description": "The card itself (default), the opponents' opened cards, or the player's next card this game."}
-
-
 @vocabulary.effect("add", "Adds `amount` (negative: subtracts) to the Number of the cards `to` names.", family="skill",
-                   params={"amount": {"type": "integer"}, "to": SKILL_TARGET}, required=["amount"])
+                   params=takes(Skill, "amount", "to"), required=["amount"])
 def skill_add(context: Context, state: State, stage: str, player: Player, played: Played, skill: Skill) -> None:
     card = state.cards[played.card]
     if skill.to == "own-next":
@@ -433,10 +431,16 @@ def skill_add(context: Context, state: State, stage: str, player: Player, played
                      f"{target.number}", involves=[card_entity(card), card_entity(state.cards[target.card]), mechanic("skill")])
 
 
+@dataclass(frozen=True)
+class ElementSkill(Skill):
+    """An element skill changes opened cards: the player's next card is no target of it."""
+
+    to: str = spec("self", "The card itself (default), the opponents' opened cards, or the player's next card this game.",
+                   enum=["self", "opponents"])
+
+
 @vocabulary.effect("element", "Changes the Element of the cards `to` names to `element` (Light only this way).",
-                   family="skill", params={"element": {"enum": ["Fire", "Water", "Leaf", "Light"]},
-                                           "to": {"enum": ["self", "opponents"], "description": SKILL_TARGET["description"]}},
-                   required=["element"])
+                   family="skill", params=takes(ElementSkill, "element"), required=["element"])
 def skill_element(context: Context, state: State, stage: str, player: Player, played: Played, skill: Skill) -> None:
     card = state.cards[played.card]
     for target in _targets(state, stage, player, played, skill):

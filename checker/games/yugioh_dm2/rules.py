@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from checker.engine.described import takes
 from checker.engine.errors import InputError
 from checker.engine.game import Book, Context
 from checker.games.yugioh_dm2.state import (
     MAIN,
+    UNTIL,
     Battle,
     Card,
     Effect,
@@ -67,12 +69,6 @@ SAME_TIME_TIE = "ygo.amb.same-time-tie"
 #: Windows after damage calculation, where a card of these classes is refused because it comes too late.
 AFTER_CALCULATION = frozenset({"after-damage-calculation", "send-to-graveyard"})
 BEFORE_CALCULATION_ONLY = frozenset({"stat-change", "damage-step"})
-#: The points of the turn an effect may last until, in words.
-UNTIL: dict[str, str] = {
-    "end-of-damage-step": "the end of the Damage Step",
-    "end-of-battle-phase": "the end of the Battle Phase",
-    "end-of-turn": "the end of the turn",
-}
 
 
 def card_entity(name: str) -> Entity:
@@ -351,30 +347,15 @@ def apply_effect(context: Context, state: State, link: Link[Effect], below: Chai
     return result
 
 
-#: Parameters of the effect kinds, as a card in a scenario writes them.
-AMOUNT = {"amount": {"type": "integer"}}
-MANDATORY = {"mandatory": {"type": "boolean", "description": "A mandatory effect goes first in a Chain of triggered effects."}}
-TARGETED = {**MANDATORY,
-            "target": {"enum": ["battled"], "description": "A fixed target: the monster this card battled."}}
-ZONE = {"zone": {"type": "integer", "minimum": 1, "maximum": 5}}
-UNTIL_PARAM = {"until": {
-    "enum": list(UNTIL),
-    "description": "The change holds until this point of the turn, then is undone (and is dropped if the monster "
-                   "leaves the field). Omitted: it lasts.",
-}}
-LIFE_POINTS = {**MANDATORY, **AMOUNT,
-               "to": {"enum": ["opponent", "controller"], "description": "Whose Life Points (default: the opponent's)."}}
-
-
 def _target(state: State, link: Link[Effect]) -> Monster:
     if link.target is None:
         raise InputError(f"{link.card} needs a target: name it with 'target:'", expected="a 'target:' key")
     return monster_named(state, link.target, ("target",))
 
 
-@vocabulary.effect("change-atk", "The target's ATK changes by `amount`.", params={**TARGETED, **AMOUNT, **UNTIL_PARAM},
+@vocabulary.effect("change-atk", "The target's ATK changes by `amount`.", params=takes(Effect, "mandatory", "target", "amount", "until"),
                    required=["amount"])
-@vocabulary.effect("change-def", "The target's DEF changes by `amount`.", params={**TARGETED, **AMOUNT, **UNTIL_PARAM},
+@vocabulary.effect("change-def", "The target's DEF changes by `amount`.", params=takes(Effect, "mandatory", "target", "amount", "until"),
                    required=["amount"])
 def change_stat(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     monster = _target(state, link)
@@ -418,14 +399,14 @@ def leave_field(state: State, monster: Monster) -> None:
     state.lasting = [lasting for lasting in state.lasting if lasting.monster != monster.name]
 
 
-@vocabulary.effect("destroy", "The target is destroyed and sent to the Graveyard.", params=TARGETED)
+@vocabulary.effect("destroy", "The target is destroyed and sent to the Graveyard.", params=takes(Effect, "mandatory", "target"))
 def destroy(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     monster = _target(state, link)
     send_to_graveyard(context, state, monster, f"destroyed by {link.card}")
     return below
 
 
-@vocabulary.effect("return-to-hand", "The target returns from the field to its owner's hand.", params=TARGETED)
+@vocabulary.effect("return-to-hand", "The target returns from the field to its owner's hand.", params=takes(Effect, "mandatory", "target"))
 def return_to_hand(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     """The monster leaves the field for its owner's hand (no card here changes control: the controller owns it)."""
     monster = _target(state, link)
@@ -437,7 +418,7 @@ def return_to_hand(context: Context, state: State, link: Link[Effect], below: Ch
 
 
 @vocabulary.effect("move", "The target moves to another, empty Monster Card Zone of its controller (`zone`, or the "
-                   "activation's `zone:`).", params={**TARGETED, **ZONE})
+                   "activation's `zone:`).", params=takes(Effect, "mandatory", "target", "zone"))
 def move(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     monster = _target(state, link)
     zone = link.params.get("zone") or link.effect.zone
@@ -451,13 +432,7 @@ def move(context: Context, state: State, link: Link[Effect], below: Chain) -> Ch
 
 @vocabulary.effect(
     "special-summon", "A monster card is placed on its controller's field, in an empty zone (`zone`, or the activation's `zone:`).",
-    params={**MANDATORY, **ZONE,
-            "monster": {"type": "string", "description": "The monster card placed."},
-            "from": {"enum": ["hand", "graveyard", "deck"],
-                     "description": "Where the monster comes from; it leaves the controller's hand or Graveyard. Default "
-                                    "deck (the duel keeps no Deck: nothing is taken from it)."},
-            "position": {"enum": ["attack", "defense"]}},
-    required=["monster"])
+    params=takes(Effect, "mandatory", "zone", "monster", "from", "position"), required=["monster"])
 def special_summon(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     card = lookup_card(state.cards, link.effect.monster or "", ("card",))
     zone = link.params.get("zone") or link.effect.zone
@@ -480,7 +455,7 @@ def special_summon(context: Context, state: State, link: Link[Effect], below: Ch
     return below
 
 
-@vocabulary.effect("negate", "A Counter's effect: the Chain Link before it is negated and resolves to nothing.")
+@vocabulary.effect("negate", "A Counter's effect: the Chain Link before it is negated and resolves to nothing.", params=takes(Effect))
 def negate(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     if below.top is None:
         return below
@@ -488,8 +463,8 @@ def negate(context: Context, state: State, link: Link[Effect], below: Chain) -> 
     return below.negate(len(below))
 
 
-@vocabulary.effect("damage", "`amount` of damage to a player's Life Points (`to`).", params=LIFE_POINTS, required=["amount"])
-@vocabulary.effect("gain-lp", "A player (`to`) gains `amount` Life Points.", params=LIFE_POINTS, required=["amount"])
+@vocabulary.effect("damage", "`amount` of damage to a player's Life Points (`to`).", params=takes(Effect, "mandatory", "amount", "to"), required=["amount"])
+@vocabulary.effect("gain-lp", "A player (`to`) gains `amount` Life Points.", params=takes(Effect, "mandatory", "amount", "to"), required=["amount"])
 def life_points(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
     player = link.player if link.effect.to == "controller" else opponent(link.player)
     change = link.effect.amount if link.effect.kind == "gain-lp" else -link.effect.amount

@@ -2,8 +2,11 @@
 
 Two players (``A`` and ``B``), each with Life Points, five Monster Card Zones numbered 1 to
 5 from that player's own left, a hand, set Magic & Trap cards and a Graveyard. The chapter
-names card classes but no cards: scenarios define the cards they use in the vocabulary
-of ``schema.yaml``.
+names card classes but no cards: scenarios define the cards they use (``Card``, ``Effect``).
+
+What a scenario gives (a card and its effects, a monster on the field, the duel as it sets it)
+and what observing reports are described types: their schema, their parsing and their
+observation follow from them.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from checker.engine.described import described, fact, facts, parse, spec
 from checker.engine.errors import InputError
 from checker.engine.game import Book
 from checker.engine.errors import nearest
@@ -27,54 +31,69 @@ CLASSES = (
 )
 #: Where the duel stands before the Battle Phase: the Main Phase, outside this chapter's procedure.
 MAIN = "main"
+#: The points of the turn an effect may last until, in words.
+UNTIL: dict[str, str] = {
+    "end-of-damage-step": "the end of the Damage Step",
+    "end-of-battle-phase": "the end of the Battle Phase",
+    "end-of-turn": "the end of the turn",
+}
 
 
 def opponent(player: str) -> str:
     return "B" if player == "A" else "A"
 
 
+@described("effect", tag="kind")
 @dataclass(frozen=True)
 class Effect:
-    kind: str  # change-atk, change-def, destroy, return-to-hand, move, special-summon, negate, damage, gain-lp
-    amount: int = 0
-    zone: int | None = None
-    monster: str | None = None  # the card special-summoned
-    summoned_from: str = "deck"  # hand, graveyard, or deck (the duel keeps no Deck: nothing is taken from it)
-    position: str = "attack"
-    to: str = "opponent"  # damage / gain-lp: "opponent" or "controller"
-    target: str | None = None  # fixed target: "battled" (the monster this card battled)
-    mandatory: bool = False
-    until: str | None = None  # end-of-damage-step, end-of-battle-phase, end-of-turn; None: the effect lasts
+    """A card's effect; each kind takes the parameters its registration names (rules.py)."""
+
+    kind: str = spec(description="What the effect does (the vocabulary's effect kinds).")
+    mandatory: bool = spec(False, "A mandatory effect goes first in a Chain of triggered effects.", per_kind=True)
+    target: str | None = spec(None, "A fixed target: the monster this card battled.", enum=["battled"], per_kind=True)
+    amount: int = spec(0, per_kind=True)
+    until: str | None = spec(None, "The change holds until this point of the turn, then is undone (and is dropped if the monster "
+                             "leaves the field). Omitted: it lasts.", enum=list(UNTIL), per_kind=True)
+    zone: int | None = spec(None, minimum=1, maximum=5, per_kind=True)
+    monster: str | None = spec(None, "The monster card placed.", per_kind=True)  # the card special-summoned
+    summoned_from: str = spec("deck", "Where the monster comes from; it leaves the controller's hand or Graveyard. Default deck (the duel "
+                              "keeps no Deck: nothing is taken from it).", key="from", enum=["hand", "graveyard", "deck"], per_kind=True)
+    position: str = spec("attack", enum=["attack", "defense"], per_kind=True)
+    to: str = spec("opponent", "Whose Life Points (default: the opponent's).", enum=["opponent", "controller"], per_kind=True)
 
 
+@described("card")
 @dataclass(frozen=True)
 class Card:
-    name: str
-    type: str  # monster, magic, trap
-    classes: frozenset[str] = frozenset()
-    effect: Effect | None = None
-    atk: int = 0
-    defence: int = 0
-    flip: Effect | None = None
-    on_battle: Effect | None = None
-    on_battle_damage: Effect | None = None
-    on_sent_to_graveyard: Effect | None = None
-    battle_atk: int = 0  # applied only during a battle
-    end_of_damage_step: Effect | None = None
-    end_of_battle_phase: Effect | None = None
+    name: str  # the key it is listed under
+    type: str = spec(enum=["monster", "magic", "trap"])
+    classes: frozenset[str] = spec(frozenset(), "What the chapter distinguishes: Counter, Quick-Play, 'When your opponent's monster "
+                                   "attacks', ATK/DEF-changing, 'can be activated during the Damage Step', responses to Battle Damage "
+                                   "and to destruction by battle.", items={"enum": list(CLASSES)})
+    effect: Effect | None = spec(None)
+    atk: int = spec(0, minimum=0)
+    defence: int = spec(0, key="def", minimum=0)
+    flip: Effect | None = spec(None, "A Flip Effect.")
+    on_battle: Effect | None = spec(None, "When this card battles a monster.")
+    on_battle_damage: Effect | None = spec(None, "When this card inflicts Battle Damage.")
+    on_sent_to_graveyard: Effect | None = spec(None, "When this card is sent to the Graveyard.")
+    battle_atk: int = spec(0, "ATK it gains only during a battle.")  # applied only during a battle
+    end_of_damage_step: Effect | None = spec(None)
+    end_of_battle_phase: Effect | None = spec(None)
 
 
+@described("monster", facts="monster-facts")
 @dataclass
 class Monster:
-    name: str  # unique on the field
-    card: str
-    controller: str
-    zone: int
-    position: str  # attack or defense
-    face_up: bool
-    atk: int
-    defence: int
-    attacked: bool = False
+    name: str = spec(description="Unique on the field; defaults to the card's name.", required=False)
+    card: str = spec()
+    controller: str = ""  # the player whose zone it is in (set as the field is built)
+    zone: int = fact(0)
+    position: str = spec("attack", enum=["attack", "defense"], fact=True)  # attack or defense
+    face_up: bool = spec(True, fact=True)
+    atk: int = spec(0, "ATK now; defaults to the card's.", required=False, fact=True)
+    defence: int = spec(0, "DEF now; defaults to the card's.", key="def", required=False, fact=True)
+    attacked: bool = spec(False, "Whether it has attacked this turn.", fact=True)
     destroyed: bool = False  # destroyed by battle, not yet sent to the Graveyard
 
 
@@ -154,32 +173,32 @@ class State:
 # --- Building from scenario data -------------------------------------------------------------
 
 
-def _effect(raw: Mapping[str, Any] | None) -> Effect | None:
-    """An effect as the schema writes it (``from:`` is ``summoned_from``)."""
-    if not raw:
-        return None
-    return Effect(**{("summoned_from" if key == "from" else key): value for key, value in raw.items()})
+@described("player-state")
+@dataclass(frozen=True)
+class Side:
+    """A player's side as the scenario sets it."""
+
+    lp: int = spec(8000)
+    hand: tuple[str, ...] = spec((), ref="name-list")
+    set: tuple[str, ...] = spec((), "Magic & Trap cards set face-down.", ref="name-list")
+    graveyard: tuple[str, ...] = spec((), ref="name-list")
+    monsters: dict[str, Mapping[str, Any]] = spec({}, "Monster Card Zone (1-5, from that player's own left) -> monster.",
+                                                  additionalProperties=False, patternProperties={"^[1-5]$": {"$ref": "#/monster"}})
+
+
+@described("state")
+@dataclass(frozen=True, kw_only=True)
+class Initial:
+    """The duel as the scenario sets it."""
+
+    turn: int = spec(2, "Turn number.", minimum=1)
+    first_player: str = spec("A", ref="player")
+    active: str | None = spec(None, "The turn player; defaults to the first player.", ref="player")
+    players: dict[str, Side] = spec(keys=PLAYERS)
 
 
 def card_from(name: str, raw: Mapping[str, Any]) -> Card:
-    def effect(key: str) -> Effect | None:
-        return _effect(raw.get(key))
-
-    return Card(
-        name=name,
-        type=raw["type"],
-        classes=frozenset(raw.get("classes", ())),
-        effect=effect("effect"),
-        atk=raw.get("atk", 0),
-        defence=raw.get("def", 0),
-        flip=effect("flip"),
-        on_battle=effect("on_battle"),
-        on_battle_damage=effect("on_battle_damage"),
-        on_sent_to_graveyard=effect("on_sent_to_graveyard"),
-        battle_atk=raw.get("battle_atk", 0),
-        end_of_damage_step=effect("end_of_damage_step"),
-        end_of_battle_phase=effect("end_of_battle_phase"),
-    )
+    return parse(Card, raw, ("cards", name), name=name)
 
 
 def lookup_card(cards: Mapping[str, Card], name: str, path: tuple[str | int, ...]) -> Card:
@@ -191,63 +210,73 @@ def lookup_card(cards: Mapping[str, Card], name: str, path: tuple[str | int, ...
     return cards[name]
 
 
-def build_state(initial: Mapping[str, Any], cards: Book) -> State:
+def build_state(raw: Mapping[str, Any], cards: Book) -> State:
+    initial = parse(Initial, raw, ("initial",))
     players: dict[str, Player] = {}
     monsters: list[Monster] = []
     for player in PLAYERS:
-        raw = initial["players"][player]
+        side = initial.players[player]
         at = ("initial", "players", player)
-        for pile in ("hand", "set", "graveyard"):
-            for index, name in enumerate(raw.get(pile, [])):
+        for pile, names in (("hand", side.hand), ("set", side.set), ("graveyard", side.graveyard)):
+            for index, name in enumerate(names):
                 lookup_card(cards, name, at + (pile, index))
-        players[player] = Player(
-            lp=raw.get("lp", 8000), hand=list(raw.get("hand", [])),
-            set_cards=list(raw.get("set", [])), graveyard=list(raw.get("graveyard", [])),
-        )
-        for zone_key, m in raw.get("monsters", {}).items():
-            zone = int(zone_key)
+        players[player] = Player(lp=side.lp, hand=list(side.hand), set_cards=list(side.set), graveyard=list(side.graveyard))
+        for zone_key, m in side.monsters.items():
             path = at + ("monsters", zone_key)
             card = lookup_card(cards, m["card"], path + ("card",))
             if card.type != "monster":
                 raise InputError(f"{card.name!r} is not a monster card", path=path + ("card",), expected="a monster card")
-            name = m.get("name", card.name)
-            if any(other.name == name for other in monsters):
+            monster = parse(Monster, m, path, name=card.name, controller=player, zone=int(zone_key), atk=card.atk, defence=card.defence)
+            if any(other.name == monster.name for other in monsters):
                 raise InputError(
-                    f"two monsters named {name!r} on the field", path=path,
+                    f"two monsters named {monster.name!r} on the field", path=path,
                     expected="names unique on the field (give 'name:' to field two of a card)",
                 )
-            monsters.append(Monster(
-                name=name, card=card.name, controller=player, zone=zone,
-                position=m.get("position", "attack"), face_up=m.get("face_up", True),
-                atk=m.get("atk", card.atk), defence=m.get("def", card.defence), attacked=m.get("attacked", False),
-            ))
-    first = initial.get("first_player", "A")
+            monsters.append(monster)
+    first = initial.first_player
     return State(
-        turn=initial.get("turn", 2), active=initial.get("active", first), first_player=first,
+        turn=initial.turn, active=initial.active or first, first_player=first,
         players=players, monsters=monsters, cards=cards,
     )
 
 
+# --- What observing reports ------------------------------------------------------------------
+
+
+@described(facts="player-facts")
+@dataclass
+class PlayerFacts:
+    lp: int = fact()
+    hand: list[str] = fact(ref="name-list")
+    set: list[str] = fact(ref="name-list")
+    graveyard: list[str] = fact(ref="name-list")
+    monsters: dict[str, Monster] = fact()
+
+
+@described(facts="outcome")
+@dataclass
+class Outcome:
+    turn: int = fact()
+    active: str = fact(ref="player")
+    step: str = fact(description="The procedure step the duel is at.")
+    chain: list[str] = fact(ref="name-list")
+    last_battle: dict[str, Any] | None = fact(description="The last battle fought (null: none yet).",
+                                              schema={"anyOf": [{"$ref": "#/battle-record"}, {"type": "null"}]})
+    battles: list[dict[str, Any]] = fact(items={"$ref": "#/battle-record"})
+    players: dict[str, PlayerFacts] = fact(keys=PLAYERS)
+
+
 def observe(state: State) -> dict[str, Any]:
-    return {
-        "turn": state.turn,
-        "active": state.active,
-        "step": state.step,
-        "chain": state.chain.cards,
-        "last_battle": state.battles[-1] if state.battles else None,
-        "battles": state.battles,
-        "players": {
-            player: {
-                "lp": p.lp,
-                "hand": list(p.hand),
-                "set": list(p.set_cards),
-                "graveyard": list(p.graveyard),
-                "monsters": {
-                    m.name: {"zone": m.zone, "position": m.position, "face_up": m.face_up, "atk": m.atk,
-                             "def": m.defence, "attacked": m.attacked}
-                    for m in state.side(player)
-                },
-            }
+    return facts(Outcome(
+        turn=state.turn,
+        active=state.active,
+        step=state.step,  # type: ignore[arg-type]  # never None: the duel starts in the Main Phase
+        chain=state.chain.cards,
+        last_battle=state.battles[-1] if state.battles else None,
+        battles=state.battles,
+        players={
+            player: PlayerFacts(lp=p.lp, hand=p.hand, set=p.set_cards, graveyard=p.graveyard,
+                                monsters={m.name: m for m in state.side(player)})
             for player, p in state.players.items()
         },
-    }
+    ))

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from checker.games.zatch_bell.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.zatch_bell import moves, rules
+from checker.games.zatch_bell.state import Card, Initial, Outcome
 
 
 class ZatchBell(Game[State]):
@@ -15,6 +16,7 @@ class ZatchBell(Game[State]):
     rules = rules
     moves = moves
     source = "zatch-bell-card-battle-manual.md"
+    types = (Initial, Card, Outcome)
     entity_kinds = {
         "card": EntityKind("A MAMODO, PARTNER, MJ12, SPELL or EVENT card", open_questions=True),
         "mechanic": EntityKind("A mechanic the manual names", hub=True),

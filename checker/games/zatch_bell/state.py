@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from checker.engine.described import described, fact, facts, parse, spec
 from checker.engine.errors import InputError
 from checker.engine.game import Book
 from checker.engine.priority import Priority
@@ -45,35 +46,54 @@ def base_name(name: str) -> str:
     return re.sub(r"\s*\([^)]*\)", "", name).strip()
 
 
+@described("effect", tag="kind")
 @dataclass(frozen=True)
 class Effect:
-    """One effect of a card, in the manual's terms: its tag, its cost, its icons, when it acts and what it does."""
+    """One effect of a card, in the manual's terms: its tag, its cost, its icons, when it acts and what it does.
 
-    kind: str
-    tag: str = "declare"  # declare ([DECLARE TO USE]), mp ([X MP]), discard ([SEND THIS CARD ...]), in-play ([IN PLAY])
-    mp: int = 0  # the X of an [X MP] effect
-    icons: tuple[str, ...] = ()  # battle, attack, defend
-    timing: str | None = None  # in-play effects: start-phase, end-phase, put-in-play; SPELL effects: on-damage, other, regardless
-    amount: int = 0
-    whose: str = "opponent"  # self or opponent
-    target: str | None = None  # a card the effect names
-    also: tuple["Effect", ...] = ()  # what the same effect goes on to do, in order
-    phase: str | None = None  # own or opponent: the BATTLE PHASE the effect is applied in
-    keep: str | None = None  # stay ([STAY]: active until ``until``) or standby ([STANDBY]: waits for ``until``, then activates)
-    until: str | None = None  # a [STAY] effect's end, a [STANDBY] effect's activation: end-phase, start-phase, battle-out
-    negates: tuple[str, ...] = ()  # negate, prohibit: what it negates or prohibits (effect, event, no-battle, stay, standby, in-play)
-    cannot_be_negated: bool = False  # "Cannot be negated"
-    even_when_prohibited: bool = False  # "... even when prohibited to do so"
-    regardless_of_card_effects: bool = False  # "... regardless of card effects": the same (line 1153)
-    times: int = 1  # "Damage your opponent's Spell Book X times": each infliction PROTECTED separately
-    stone_tablet: bool = False  # the effect selects only Stone Tablet MAMODO cards
-    once_per_game: bool = False  # "This effect can be applied only once per game (per player)"
-    if_mp_at_least: int = 0  # the effect does something only if the player it affects has at least this many MP
-    of_type: str | None = None  # prohibit: only the effects of cards of this type (PARTNER, MAMODO, MJ12); select: "Select 1 *type* card"
-    coins: int = 0  # "Flip X coins" as the effect is declared: it acts once for each heads
-    min_power: int = 0  # the effect selects only a MAMODO card with at least this much Power
-    only_as: str | None = None  # "When you are the Attacker (Defender)": attacker or defender
-    select_all: bool = False  # "Select all *type* cards": every card of the type on the opponent's side
+    Each field made with ``spec`` is a parameter a card's effect may give (``{kind: power, amount: 500}``);
+    an effect kind takes those of its registration (``takes(Effect, "amount")``), per-kind ones only when named.
+    """
+
+    kind: str = spec(description="The effect's kind: what it does (the vocabulary's effect kinds).")
+    tag: str = spec("declare", "[DECLARE TO USE], [X MP], [SEND THIS CARD TO THE DISCARD PILE] or [IN PLAY] (default declare).",
+                    enum=["declare", "mp", "discard", "in-play"])
+    mp: int = spec(0, "The X of an [X MP] effect.", minimum=0)
+    icons: tuple[str, ...] = spec((), "The effect's icons.", items={"enum": ["battle", "attack", "defend", "cut-in"]})
+    timing: str | None = spec(None, "When an [IN PLAY] effect activates (PREPARATION PHASE, START PHASE, END PHASE, as put in play, when "
+                              "its player inflicts Damage or Injury); on an EVENT card's Power: during-battle; on a SPELL card: on Damage or "
+                              "Injury, other effects, or regardless of Power.",
+                              enum=["preparation", "during-battle", "start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage",
+                                    "other", "regardless"])
+    whose: str = spec("opponent", "Whose book or MP (default opponent).", enum=["self", "opponent"])
+    also: tuple[Effect, ...] = spec((), "Effects the same effect goes on to apply, in order.")
+    phase: str | None = spec(None, "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE.", enum=["own", "opponent"])
+    keep: str | None = spec(None, "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates.", enum=["stay", "standby"])
+    until: str | None = spec(None, "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
+                             "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; "
+                             "own-next-end-phase: the END PHASE of its owner's next turn; opponent-event: when the opponent next plays an "
+                             "EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE).",
+                             enum=["end-phase", "start-phase", "own-start-phase", "own-next-end-phase", "battle-out", "opponent-event"])
+    negates: tuple[str, ...] = spec((), "What a negate, prohibit or make-unnegatable effect applies to.",
+                                    items={"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby",
+                                                    "in-play", "preparation"]})
+    cannot_be_negated: bool = spec(False, "\"Cannot be negated\".")
+    even_when_prohibited: bool = spec(False, "\"... even when prohibited to do so\".")
+    regardless_of_card_effects: bool = spec(False, "\"... regardless of card effects\": the same as even_when_prohibited.")  # line 1153
+    times: int = spec(1, "Damage X times: each infliction is PROTECTED against separately.", minimum=1)
+    stone_tablet: bool = spec(False, "The effect selects only Stone Tablet MAMODO cards.")
+    if_mp_at_least: int = spec(0, "The effect does something only if the player it affects has at least this many MP.", minimum=0)
+    once_per_game: bool = spec(False, "\"This effect can be applied only once per game (per player)\".")
+    of_type: str | None = spec(None, "A prohibit effect: only the effects of cards of this type; an effect that selects: \"Select 1 *type* "
+                               "card\" (without it, \"Select 1 card\": any type).", enum=["MAMODO", "PARTNER", "MJ12"])
+    coins: int = spec(0, "\"Flip X coins\": flipped as the effect is declared (apply-effect coins), it acts once for each heads.",
+                      minimum=1)
+    min_power: int = spec(0, "The effect selects only a MAMODO card with at least this much Power.", minimum=0)
+    only_as: str | None = spec(None, "\"When you are the Attacker (Defender)\": the effect is applied only in that role.",
+                               enum=["attacker", "defender"])
+    select_all: bool = spec(False, "\"Select all *type* cards\": every such card of the opponent's side.")
+    amount: int = spec(0, minimum=0, per_kind=True)
+    target: str | None = spec(None, ref="card-name", per_kind=True)  # a card the effect names
 
     @property
     def passes_prohibitions(self) -> bool:
@@ -88,31 +108,34 @@ class Effect:
         return "battle" in self.icons
 
 
+@described("card", description="A card as printed (a card of cards.yaml named here is completed or changed by these keys).")
 @dataclass(frozen=True)
 class Card:
     """A card as printed: its type, number, class, Power, MP cost, Damage, names and effects."""
 
-    name: str
-    type: str
-    number: str
-    card_class: str | None = None  # intermediate, superior (None: neither)
-    power: int = 0
-    mp: int = 0
-    damage: int = 0
-    injure: int = 0
-    icons: tuple[str, ...] = ()  # attack, defend (SPELL, EVENT)
-    mamodo: str | None = None  # the MAMODO name a SPELL or PARTNER card names
-    counter: bool = False
-    regular: bool = True  # a MAMODO's standard form (not one put on top of another)
-    placed_on: str | None = None  # card rule: put in play on top of this in-play MAMODO
-    same_as: tuple[str, ...] = ()  # card rule: this MAMODO is the same as these
-    spells_of: tuple[str, ...] = ()  # card rule: may play the SPELL cards of these MAMODO
-    spell_attributes: tuple[str, ...] = ()  # card rule: may play SPELL cards of these Attributes
-    attribute: str | None = None
-    partner_names: tuple[str, ...] = ()  # a MAMODO's PARTNER Name(s)
-    effects: tuple[Effect, ...] = ()
-    stone_tablet: bool = False  # a Stone Tablet MAMODO card
-    dual: tuple[str, ...] = ()  # a DUAL MAMODO card: its 2 MAMODO names
+    name: str  # the key it is listed under
+    type: str = spec(enum=list(CARD_TYPES), required=False)  # required of a card once the catalogue's keys complete it
+    number: str = spec(description="The card number (S-001); copies are counted per number. Defaults to the card's name.", required=False)
+    card_class: str | None = spec(None, "The card's Class, when Intermediate or Superior.", key="class", enum=["intermediate", "superior"])
+    power: int = spec(0, "A MAMODO card's Power; the Power a SPELL card adds.")
+    mp: int = spec(0, "A SPELL or EVENT card's MP cost.", minimum=0)
+    damage: int = spec(0, "A SPELL card's Damage: the pages the loser of the Battle turns.", minimum=0)
+    injure: int = spec(0, "How many MAMODO cards a SPELL card's Attack inflicts Injury to.", minimum=0)
+    icons: tuple[str, ...] = spec((), "A SPELL or EVENT card's Attack, Defend and No Battle icons.",
+                                  items={"enum": ["attack", "defend", "no-battle"]})
+    mamodo: str | None = spec(None, "The MAMODO name a SPELL or PARTNER card names.")
+    counter: bool = spec(False, "A SPELL card with [COUNTER]: its Damage applies when it wins as a Defense.")
+    regular: bool = spec(True, "A MAMODO card's standard ('regular') form (default true).")
+    placed_on: str | None = spec(None, "Card rule: the MAMODO card is put in play on top of this in-play MAMODO card.")
+    same_as: tuple[str, ...] = spec((), "Card rule: the MAMODO card is the same as these MAMODO.")
+    spells_of: tuple[str, ...] = spec((), "Card rule: it may play the SPELL cards of these MAMODO.")
+    spell_attributes: tuple[str, ...] = spec((), "Card rule: it may play SPELL cards of these Attributes.")
+    attribute: str | None = spec(None, "A SPELL card's Attribute.")
+    partner_names: tuple[str, ...] = spec((), "A MAMODO card's PARTNER Name(s).", key="partners")
+    effects: tuple[Effect, ...] = spec(())
+    stone_tablet: bool = spec(False, "A Stone Tablet MAMODO card.")
+    dual: tuple[str, ...] = spec((), "A DUAL MAMODO card's 2 MAMODO names.", minItems=2, maxItems=2)
+    source: str | None = spec(None, "Where the manual gives the card's numbers (cards.yaml).")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -140,16 +163,17 @@ def blank_card(page: int) -> Card:
     return Card(name=BLANK.format(page=page), type="SPELL", number=f"BLANK-{page}", mamodo="(no MAMODO)")
 
 
+@described(facts="mamodo-facts")
 @dataclass
 class Mamodo:
     """A MAMODO card in play, with its PARTNER and the MAMODO cards underneath it."""
 
     card: str
     page: int
-    status: str = "normal"  # normal, injured, petrified
-    partner: str | None = None
+    status: str = fact("normal", enum=["normal", "injured", "petrified"])
+    partner: str | None = fact(None)
     partner_page: int | None = None
-    under: list[tuple[str, int]] = field(default_factory=list)
+    under: list[tuple[str, int]] = fact(list, observed=lambda under: [c for c, _ in under], schema={"type": "array", "items": {"type": "string"}})
     effects_negated: bool = False  # this turn, by a card effect (its card rules stand)
 
 
@@ -235,15 +259,16 @@ class Applied:
         return "cut-in" in self.classes
 
 
+@described(facts="battle-facts")
 @dataclass
 class Battle:
     """The Battle under way: the Attack, the Defense, the Power effects add and what was decided."""
 
     attacker: str
-    mamodo: str
-    spell: SpellOut | None
-    defender_mamodo: str | None = None
-    defense: SpellOut | None = None
+    mamodo: str = fact()
+    spell: SpellOut | None = fact(observed=lambda out: out.card, schema={"type": ["string", "null"]})
+    defender_mamodo: str | None = fact(None)
+    defense: SpellOut | None = fact(None, observed=lambda out: out.card, schema={"type": ["string", "null"]})
     defense_waived: bool = False
     defense_set_total: int | None = None  # a Defense without a SPELL card: the Total Power its effect gives
     attack_set_total: int | None = None  # an Attack without a SPELL card ("&" effect): the Total Power its effect gives
@@ -254,8 +279,8 @@ class Battle:
     defense_negated: bool = False
     damage_negated: set[str] = field(default_factory=set)  # players a "Negate Damage" effect spares this Battle's Damage and Injury
     undefendable: tuple[Kept, ...] = ()  # "cannot be Defended" effects applied before this Battle: it is their "next Battle"
-    totals: dict[str, int] = field(default_factory=dict)
-    winner: str | None = None  # attacker or defender, once compared
+    totals: dict[str, int] = fact(dict, "Total Power by player, once compared.")
+    winner: str | None = fact(None, enum=["attacker", "defender"])  # once compared
 
 
 @dataclass
@@ -303,30 +328,8 @@ class State:
 # --- Building the state from a scenario ------------------------------------------------------------
 
 
-def _effect(raw: Mapping[str, Any]) -> Effect:
-    return Effect(kind=raw["kind"], tag=raw.get("tag", "declare"), mp=raw.get("mp", 0), icons=tuple(raw.get("icons", ())),
-                  timing=raw.get("timing"), amount=raw.get("amount", 0), whose=raw.get("whose", "opponent"),
-                  target=raw.get("target"), also=tuple(_effect(e) for e in raw.get("also", ())),
-                  phase=raw.get("phase"), keep=raw.get("keep"), until=raw.get("until"), negates=tuple(raw.get("negates", ())),
-                  cannot_be_negated=raw.get("cannot_be_negated", False), even_when_prohibited=raw.get("even_when_prohibited", False),
-                  regardless_of_card_effects=raw.get("regardless_of_card_effects", False),
-                  times=raw.get("times", 1), stone_tablet=raw.get("stone_tablet", False),
-                  once_per_game=raw.get("once_per_game", False), if_mp_at_least=raw.get("if_mp_at_least", 0), of_type=raw.get("of_type"),
-                  coins=raw.get("coins", 0), min_power=raw.get("min_power", 0), only_as=raw.get("only_as"),
-                  select_all=raw.get("select_all", False))
-
-
-def make_card(name: str, raw: Mapping[str, Any]) -> Card:
-    return Card(
-        name=name, type=raw["type"], number=str(raw.get("number", name)), card_class=raw.get("class"),
-        power=raw.get("power", 0), mp=raw.get("mp", 0), damage=raw.get("damage", 0), injure=raw.get("injure", 0),
-        icons=tuple(raw.get("icons", ())), mamodo=raw.get("mamodo"), counter=raw.get("counter", False),
-        regular=raw.get("regular", True), placed_on=raw.get("placed_on"), same_as=tuple(raw.get("same_as", ())),
-        spells_of=tuple(raw.get("spells_of", ())), spell_attributes=tuple(raw.get("spell_attributes", ())),
-        attribute=raw.get("attribute"), partner_names=tuple(raw.get("partners", ())),
-        effects=tuple(_effect(e) for e in raw.get("effects", ())),
-        stone_tablet=raw.get("stone_tablet", False), dual=tuple(raw.get("dual", ())),
-    )
+def make_card(name: str, raw: Mapping[str, Any], path: tuple[str | int, ...] = ()) -> Card:
+    return parse(Card, raw, path or ("cards", name), name=name, number=name)
 
 
 def card_book(catalogue: Mapping[str, Any], inline: Mapping[str, Any]) -> dict[str, Card]:
@@ -352,7 +355,7 @@ def _manual_cards(catalogue: Mapping[str, Any]) -> dict[str, Card]:
 def _card_of(name: str, entry: Mapping[str, Any]) -> Card:
     if "type" not in entry:
         raise InputError(f"card {name!r} has no type", path=("cards", name), expected=f"type: one of {', '.join(CARD_TYPES)}")
-    return make_card(name, entry)
+    return make_card(name, entry, ("cards", name))
 
 
 def _pages(raw: Any, size: int, cards: dict[str, Card], at: tuple[str | int, ...]) -> list[str]:
@@ -377,13 +380,56 @@ def _pages(raw: Any, size: int, cards: dict[str, Card], at: tuple[str | int, ...
     return pages
 
 
-def build_players(initial: Mapping[str, Any], cards: dict[str, Card]) -> dict[str, Player]:
+@described("in-play")
+@dataclass(frozen=True, kw_only=True)
+class InPlay:
+    """A MAMODO card a scenario starts in play."""
+
+    card: str = spec(ref="card-name")
+    page: int | None = spec(None, "The page it came from (default: the first page holding it).")
+    status: str = spec("normal", enum=["normal", "injured", "petrified"])
+    partner: str | None = spec(None, ref="card-name")
+    under: tuple[str, ...] = spec((), "MAMODO cards underneath it.", items={"$ref": "#/card-name"})
+
+
+@described("player-state")
+@dataclass(frozen=True, kw_only=True)
+class Side:
+    """A player's Spell Book, MP and, mid-game, open pages and cards in play, as the scenario sets them."""
+
+    book: list[str] | dict[Any, str] = spec(ref="book")
+    size: int = spec(BOOK_PAGES, "The number of cards in a book given as a mapping (default 32).", minimum=1)
+    mp: int = spec(0, minimum=0)
+    page: int = spec(2, "Mid-game: the first of the open pages (1, an even page, or 32).")
+    in_play: tuple[InPlay, ...] | None = spec(None, "Mid-game: the MAMODO cards in play (default: page 1's).")
+    mj12: tuple[str, ...] = spec((), "Mid-game: MJ12 cards in play.", items={"$ref": "#/card-name"})
+    discard: tuple[str, ...] = spec((), "Mid-game: the Discard Pile.", items={"$ref": "#/card-name"})
+
+
+@described("state")
+@dataclass(frozen=True, kw_only=True)
+class Initial:
+    """The game as the scenario starts it."""
+
+    start: str = spec("preparation", "Where play begins: the PREPARATION PHASE, or mid-game before the START PHASE or in the BATTLE "
+                      "PHASE (Non-Battle).", enum=["preparation", "start-phase", "battle-phase"])
+    first_attacker: str = spec("A", "The coin toss: who goes first.", ref="player")
+    attacker: str | None = spec(None, "Mid-game: the Attacker of this turn (defaults to first_attacker).", ref="player")
+    turn: int = spec(1, minimum=1)
+    players: dict[str, Side] = spec(keys=PLAYERS)
+
+
+def initial_of(raw: Mapping[str, Any]) -> Initial:
+    """The scenario's initial state, parsed."""
+    return parse(Initial, raw, ("initial",))
+
+
+def build_players(initial: Initial, cards: dict[str, Card]) -> dict[str, Player]:
     players: dict[str, Player] = {}
     for name in PLAYERS:
-        raw = initial["players"][name]
-        size = raw.get("size", BOOK_PAGES)
-        pages = _pages(raw["book"], size, cards, ("initial", "players", name, "book"))
-        players[name] = Player(name=name, pages=list(pages), size=len(pages), mp=raw.get("mp", 0))
+        side = initial.players[name]
+        pages = _pages(side.book, side.size, cards, ("initial", "players", name, "book"))
+        players[name] = Player(name=name, pages=list(pages), size=len(pages), mp=side.mp)
     return players
 
 
@@ -398,44 +444,65 @@ def take_from_book(player: Player, card: str, page: int | None, where: tuple[str
                      path=where, expected="a card the book holds, on the page given")
 
 
+# --- What observing reports -------------------------------------------------------------------------
+
+
+@described(facts="player-facts")
+@dataclass
+class PlayerFacts:
+    mp: int = fact(description="The player's MP.")
+    open_pages: list[int] = fact(description="The open pages of the Spell Book.")
+    pages: dict[str, str] = fact(description="Page -> the card on it (blank pages left out).")
+    empty_pages: list[int] = fact(description="Pages whose card has left them.")
+    in_play: dict[str, Mamodo] = fact(description="In-play MAMODO cards by name.")
+    mamodo_count: int = fact(description="MAMODO cards on the player's side, Petrified ones included.")
+    mj12: list[str] = fact(description="MJ12 cards in play.")
+    discard: list[str] = fact(description="The Discard Pile, in order.")
+    stay: list[str] = fact(description="The [STAY] zone: active [STAY] effects ('card: kind').")
+    standby: list[str] = fact(description="The [STANDBY] zone: waiting [STANDBY] effects ('card: kind').")
+
+
+@described(facts="outcome")
+@dataclass
+class Outcome:
+    turn: int = fact(description="The turn number.")
+    attacker: str = fact(description="The Attacker of the turn.", ref="player")
+    step: str | None = fact(description="The procedure step the game stands at.")
+    priority: str | None = fact(description="Who performs the next Action (null outside the BATTLE PHASE).")
+    battle: Battle | None = fact(description="The Battle under way.")
+    last_battle: dict[str, Any] | None = fact(description="The last Battle, after Battle Out.",
+                                              schema={"oneOf": [{"type": "null"}, {"$ref": "#/battle-facts"}]})
+    loser: str | None = fact(description="The player who lost the game.")
+    winner: str | None = fact(description="The player who won the game.")
+    resolved: list[str] = fact(description="Effects resolved, in order ('card: kind').")
+    players: dict[str, PlayerFacts] = fact(keys=PLAYERS)
+
+
 def observe(state: State) -> dict[str, Any]:
-    return {
-        "turn": state.turn,
-        "attacker": state.attacker,
-        "step": state.step,
-        "priority": state.priority.holder,
-        "battle": _battle_facts(state.battle) if state.battle else None,
-        "last_battle": state.last_battle,
-        "loser": state.loser,
-        "winner": other(state.loser) if state.loser else None,
-        "resolved": list(state.log),
-        "players": {name: _player_facts(state, p) for name, p in state.players.items()},
-    }
+    return facts(Outcome(
+        turn=state.turn,
+        attacker=state.attacker,
+        step=state.step,
+        priority=state.priority.holder,
+        battle=state.battle,
+        last_battle=state.last_battle,
+        loser=state.loser,
+        winner=other(state.loser) if state.loser else None,
+        resolved=state.log,
+        players={name: _player_facts(state, p) for name, p in state.players.items()},
+    ))
 
 
-def _battle_facts(battle: Battle) -> dict[str, Any]:
-    return {
-        "mamodo": battle.mamodo,
-        "spell": battle.spell.card if battle.spell else None,
-        "defender_mamodo": battle.defender_mamodo,
-        "defense": battle.defense.card if battle.defense else None,
-        "totals": dict(battle.totals),
-        "winner": battle.winner,
-    }
-
-
-def _player_facts(state: State, player: Player) -> dict[str, Any]:
-    return {
-        "mp": player.mp,
-        "open_pages": list(player.open),
-        "pages": {str(i + 1): c for i, c in enumerate(player.pages) if c is not None and not state.card(c).is_blank},
-        "empty_pages": [i + 1 for i, c in enumerate(player.pages) if c is None],
-        "in_play": {
-            m.card: {"status": m.status, "partner": m.partner, "under": [c for c, _ in m.under]} for m in player.mamodo
-        },
-        "mamodo_count": len(player.mamodo),
-        "mj12": [c for c, _ in player.mj12],
-        "discard": list(player.discard),
-        "stay": [k.label for k in player.kept if k.zone == "stay"],
-        "standby": [k.label for k in player.kept if k.zone == "standby"],
-    }
+def _player_facts(state: State, player: Player) -> PlayerFacts:
+    return PlayerFacts(
+        mp=player.mp,
+        open_pages=list(player.open),
+        pages={str(i + 1): c for i, c in enumerate(player.pages) if c is not None and not state.card(c).is_blank},
+        empty_pages=[i + 1 for i, c in enumerate(player.pages) if c is None],
+        in_play={m.card: m for m in player.mamodo},
+        mamodo_count=len(player.mamodo),
+        mj12=[c for c, _ in player.mj12],
+        discard=player.discard,
+        stay=[k.label for k in player.kept if k.zone == "stay"],
+        standby=[k.label for k in player.kept if k.zone == "standby"],
+    )

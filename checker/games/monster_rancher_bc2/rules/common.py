@@ -51,14 +51,6 @@ ON_DAMAGE_AFTER_REDIRECT = "mr.amb.on-damage-effects-after-redirect"
 HIDDEN_STATUS_ON_REVIVAL = "mr.amb.hidden-status-on-revival"
 LAST_TRUMP_RETURNED_CARD = "mr.amb.last-trump-returned-card"
 
-# Parameters of effect kinds (what each kind reads of its effect).
-TO = {"enum": ["self", "allies", "target", "own-monster", "breeder", "opponent-breeder"],
-      "description": "Who the effect acts on (default: the monster using the card)."}
-TURNS = {"type": "integer", "minimum": 1, "description": "Turn ends before the status expires (omit: until removed)."}
-STATUS = {"type": "string", "description": "A status of the catalogue or of the scenario's 'cards:'."}
-CARDS = {"type": "integer", "minimum": 0, "description": "How many cards."}
-LP = {"type": "integer", "minimum": 0, "description": "Life Points."}
-
 
 # --- Looking things up in an action -----------------------------------------------------------
 

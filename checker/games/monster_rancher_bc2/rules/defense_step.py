@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from checker.engine.described import takes
 from checker.engine.errors import InputError
 from checker.engine.game import Context
 from checker.games.monster_rancher_bc2.state import Card, Effect, Hit, Monster, PendingAttack, Reduction, State, StatusDef, halve
@@ -18,8 +19,6 @@ from .common import (
     DEFENSE_STEP,
     ON_DAMAGE,
     ON_DAMAGE_AFTER_REDIRECT,
-    STATUS,
-    TURNS,
     UNAFFECTED_REDIRECTION,
     card_entity,
     card_of,
@@ -220,13 +219,13 @@ def halve_damage(context: Context, state: State, pending: PendingAttack, user: M
 
 
 @vocabulary.effect("reduce-damage", "Takes 'amount' off the damage its user takes, stopping at 0.", family=DEFENSE,
-                   params={"amount": {"type": "integer", "minimum": 0, "description": "The damage taken off."}}, required=["amount"])
+                   params=takes(Effect, amount="The damage taken off."), required=["amount"])
 def reduce_damage(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     _reduce(context, pending, user, Reduction("minus", effect.amount), action["card"])
 
 
 @vocabulary.effect("zero-move", "Reduces the move to 0 against its user (only moves of 'move_type', if given).", family=DEFENSE,
-                   params={"move_type": {"enum": ["POW", "INT", "SPE"]}})
+                   params=takes(Effect, "move_type"))
 def zero_move(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     if effect.move_type and effect.move_type != pending.move_type:
         context.note(None, f"{action['card']} only reduces {effect.move_type} moves; {pending.card} is {pending.move_type}")
@@ -303,7 +302,7 @@ def change_attribute(context: Context, state: State, monster: Monster, attribute
 
 
 @vocabulary.effect("change-attribute", "The monster named by 'choose' (default its user) changes attribute; the attack is rechecked.", family=DEFENSE,
-                   params={"attribute": ref("attribute")}, required=["attribute"])
+                   params=takes(Effect, "attribute"), required=["attribute"])
 def defense_change_attribute(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     target = monster_of(state, user.player, action.get("choose", user.name), ("choose",))
     if not change_attribute(context, state, target, effect.attribute or "", action["card"]):
@@ -333,7 +332,7 @@ def defense_change_attribute(context: Context, state: State, pending: PendingAtt
 
 
 @vocabulary.effect("grant-status", "Its user gains a status.", family=DEFENSE,
-                   params={"status": STATUS, "turns": TURNS}, required=["status"])
+                   params=takes(Effect, "status", "turns"), required=["status"])
 def defense_grant_status(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     definition = state.statuses[effect.status or ""]
     grant(user, definition, effect.turns, action["card"])
@@ -395,7 +394,7 @@ def _on_damage(context: Context, state: State, pending: PendingAttack, hit: Hit,
 
 
 @vocabulary.effect("guts-loss", "The damaged monster's Breeder loses 'amount' GUTS.", family=ON_DAMAGE,
-                   params={"amount": {"type": "integer", "minimum": 0, "description": "GUTS lost."}}, required=["amount"])
+                   params=takes(Effect, amount="GUTS lost."), required=["amount"])
 def on_damage_guts_loss(context: Context, state: State, pending: PendingAttack, target: Monster, effect: Effect) -> None:
     breeder = state.breeder(target.player)
     lost = min(effect.amount, breeder.guts)
@@ -407,7 +406,7 @@ def on_damage_guts_loss(context: Context, state: State, pending: PendingAttack, 
 
 
 @vocabulary.effect("grant-status", "The damaged monster gains a status.", family=ON_DAMAGE,
-                   params={"status": STATUS, "turns": TURNS}, required=["status"])
+                   params=takes(Effect, "status", "turns"), required=["status"])
 def on_damage_grant_status(context: Context, state: State, pending: PendingAttack, target: Monster, effect: Effect) -> None:
     grant(target, state.statuses[effect.status or ""], effect.turns, pending.card)
     context.note(

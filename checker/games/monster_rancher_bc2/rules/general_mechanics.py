@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from checker.engine.described import takes
 from checker.engine.errors import InputError
 from checker.engine.game import Context
 from checker.games.monster_rancher_bc2.state import Breeder, Card, Effect, Monster, State, StatusDef, halve, opponent
@@ -17,14 +18,9 @@ from checker.engine.trace import mechanic
 from checker.engine.vocabulary import ref
 
 from .common import (
-    CARDS,
     HIDDEN_STATUS_ON_REVIVAL,
     LAST_TRUMP_RETURNED_CARD,
-    LP,
     SKILL,
-    STATUS,
-    TO,
-    TURNS,
     breeder_status_kept,
     card_entity,
     card_of,
@@ -176,7 +172,7 @@ def _target(state: State, player: str, user: Monster | None, effect: Effect, act
 
 
 @vocabulary.effect("grant-status", "A monster or a Breeder ('to') gains a status.", family=SKILL,
-                   params={"status": STATUS, "to": TO, "turns": TURNS}, required=["status"])
+                   params=takes(Effect, "status", "to", "turns"), required=["status"])
 def skill_grant_status(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     definition = state.statuses[effect.status or ""]
     for target in _target(state, player, user, effect, action):
@@ -199,7 +195,7 @@ def _taunt_granted_twice(context: Context, state: State, player: str, user: Mons
 
 
 @vocabulary.effect("lose-lp", "A monster ('to') loses 'amount' Life Points: not damage.", family=SKILL,
-                   params={"amount": LP, "to": TO}, required=["amount"])
+                   params=takes(Effect, "to", amount="Life Points."), required=["amount"])
 def skill_lose_lp(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)
@@ -207,7 +203,7 @@ def skill_lose_lp(context: Context, state: State, player: str, user: Monster | N
 
 
 @vocabulary.effect("halve-lp", "A monster's ('to') Life Points are halved (rounded in favour of the other Breeder).", family=SKILL,
-                   params={"to": TO})
+                   params=takes(Effect, "to"))
 def skill_halve_lp(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)
@@ -219,7 +215,7 @@ def skill_halve_lp(context: Context, state: State, player: str, user: Monster | 
                      involves=[monster_entity(target), mechanic("rounding")])
 
 
-@vocabulary.effect("draw", "Its Breeder draws 'amount' cards.", family=SKILL, params={"amount": CARDS}, required=["amount"])
+@vocabulary.effect("draw", "Its Breeder draws 'amount' cards.", family=SKILL, params=takes(Effect, amount="How many cards."), required=["amount"])
 def skill_draw(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     draw(context, state, player, effect.amount, state.cards[action["card"]])
 
@@ -243,7 +239,7 @@ def shuffle_in(context: Context, breeder: Breeder, cards: list[str], action: Map
 
 
 @vocabulary.effect("return-to-deck", "'amount' cards chosen from the hand are shuffled into the deck.", family=SKILL,
-                   params={"amount": CARDS}, required=["amount"])
+                   params=takes(Effect, amount="How many cards."), required=["amount"])
 def skill_return_to_deck(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     breeder = state.breeder(player)
     chosen = list(action.get("choose_cards", []))
@@ -273,9 +269,9 @@ def _combo_card_returned(context: Context, breeder: Breeder, played: list[Card],
 
 
 @vocabulary.effect("discard-from-hand", "'amount' cards chosen from the hand are discarded.", family=SKILL,
-                   params={"amount": CARDS}, required=["amount"])
+                   params=takes(Effect, amount="How many cards."), required=["amount"])
 @vocabulary.effect("take-from-discard", "'amount' cards chosen from the discard pile go to the hand.", family=SKILL,
-                   params={"amount": CARDS}, required=["amount"])
+                   params=takes(Effect, amount="How many cards."), required=["amount"])
 def skill_move_chosen(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     """Discard chosen cards from the hand, or take chosen cards from the discard pile."""
     breeder = state.breeder(player)
@@ -294,7 +290,7 @@ def skill_move_chosen(context: Context, state: State, player: str, user: Monster
 
 
 @vocabulary.effect("deck-to-guts", "Up to 'amount' cards from the top of the deck become GUTS.", family=SKILL,
-                   params={"amount": CARDS}, required=["amount"])
+                   params=takes(Effect, amount="How many cards."), required=["amount"])
 def skill_deck_to_guts(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     breeder = state.breeder(player)
     count = min(effect.amount, len(breeder.deck))
@@ -308,7 +304,7 @@ def skill_deck_to_guts(context: Context, state: State, player: str, user: Monste
 
 
 @vocabulary.effect("revive", "A KO'd monster ('to') is revived with 'amount' Life Points.", family=SKILL,
-                   params={"amount": LP, "to": TO}, required=["amount"])
+                   params=takes(Effect, "to", amount="Life Points."), required=["amount"])
 def skill_revive(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)
@@ -346,7 +342,7 @@ def _revived_same_turn(context: Context, monster: Monster) -> None:
 
 
 @vocabulary.effect("change-attribute", "A monster ('to') changes attribute.", family=SKILL,
-                   params={"attribute": ref("attribute"), "to": TO}, required=["attribute"])
+                   params=takes(Effect, "attribute", "to"), required=["attribute"])
 def skill_change_attribute(context: Context, state: State, player: str, user: Monster | None, effect: Effect, action: Mapping[str, Any], played: list[Card]) -> None:
     for target in _target(state, player, user, effect, action):
         assert isinstance(target, Monster)

@@ -11,6 +11,7 @@ from checker.engine.game import Context
 from checker.engine.stack import ResponseStack
 from checker.engine.statecopy import Snapshot
 from checker.engine.trace import mechanic
+from checker.engine.described import takes
 from checker.engine.vocabulary import ref
 
 from ..state import BOOK_PAGES, Effect, Kept, Mamodo, Player, SpellOut, State, other
@@ -35,57 +36,11 @@ def _affected(context: Context, source: str, effect: Effect, owner: str) -> str:
     return _whom(effect, owner)
 
 
-EFFECT_COMMON = {
-    "tag": {"enum": ["declare", "mp", "discard", "in-play"], "description": "[DECLARE TO USE], [X MP], [SEND THIS CARD TO THE "
-            "DISCARD PILE] or [IN PLAY] (default declare)."},
-    "mp": {"type": "integer", "minimum": 0, "description": "The X of an [X MP] effect."},
-    "icons": {"type": "array", "items": {"enum": ["battle", "attack", "defend", "cut-in"]}, "description": "The effect's icons."},
-    "timing": {"enum": ["preparation", "during-battle", "start-phase", "end-phase", "put-in-play", "on-inflict", "on-damage", "other", "regardless"],
-               "description": "When an [IN PLAY] effect activates (PREPARATION PHASE, START PHASE, END PHASE, as put in play, when its player inflicts "
-               "Damage or Injury); on an EVENT card's Power: during-battle; on a SPELL card: on Damage or Injury, other effects, or regardless of Power."},
-    "whose": {"enum": ["self", "opponent"], "description": "Whose book or MP (default opponent)."},
-    "also": {"type": "array", "items": {"$ref": "#/effect"}, "description": "Effects the same effect goes on to apply, in order."},
-    "phase": {"enum": ["own", "opponent"], "description": "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE."},
-    "keep": {"enum": ["stay", "standby"], "description": "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates."},
-    "until": {"enum": ["end-phase", "start-phase", "own-start-phase", "own-next-end-phase", "battle-out", "opponent-event"],
-              "description": "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
-              "turn; start-phase: the next START PHASE; own-start-phase: the START PHASE of its owner's next turn; own-next-end-phase: "
-              "the END PHASE of its owner's next turn; opponent-event: when the opponent next plays an EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE)."},
-    "negates": {"type": "array", "items": {"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby", "in-play",
-                                                    "preparation"]},
-                "description": "What a negate, prohibit or make-unnegatable effect applies to."},
-    "cannot_be_negated": {"type": "boolean", "description": "\"Cannot be negated\"."},
-    "even_when_prohibited": {"type": "boolean", "description": "\"... even when prohibited to do so\"."},
-    "regardless_of_card_effects": {"type": "boolean", "description": "\"... regardless of card effects\": the same as "
-                                   "even_when_prohibited."},
-    "times": {"type": "integer", "minimum": 1, "description": "Damage X times: each infliction is PROTECTED against separately."},
-    "stone_tablet": {"type": "boolean", "description": "The effect selects only Stone Tablet MAMODO cards."},
-    "if_mp_at_least": {"type": "integer", "minimum": 0, "description": "The effect does something only if the player it affects "
-                       "has at least this many MP."},
-    "once_per_game": {"type": "boolean", "description": "\"This effect can be applied only once per game (per player)\"."},
-    "of_type": {"enum": ["MAMODO", "PARTNER", "MJ12"], "description": "A prohibit effect: only the effects of cards of this type; an "
-                "effect that selects: \"Select 1 *type* card\" (without it, \"Select 1 card\": any type)."},
-    "coins": {"type": "integer", "minimum": 1, "description": "\"Flip X coins\": flipped as the effect is declared (apply-effect coins), "
-              "it acts once for each heads."},
-    "min_power": {"type": "integer", "minimum": 0, "description": "The effect selects only a MAMODO card with at least this much Power."},
-    "only_as": {"enum": ["attacker", "defender"], "description": "\"When you are the Attacker (Defender)\": the effect is applied only "
-                "in that role."},
-    "select_all": {"type": "boolean", "description": "\"Select all *type* cards\": every such card of the opponent's side."},
-}
-
-
-def _effect_params(**own: Any) -> dict[str, Any]:
-    return {**EFFECT_COMMON, **own}
-
-
-AMOUNT = {"type": "integer", "minimum": 0}
-
-
 # --- Coins (Q14) --------------------------------------------------------------------------------
 
 
 @vocabulary.effect("redo-coins", "Re-do the coin toss of the effect whose coins were just flipped (the action redo-coins, "
-                   "without an Action).", params=_effect_params())
+                   "without an Action).", params=takes(Effect))
 def redo_coins_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     context.note("zb.qa.q14", f"{source}'s effect changes the outcome of a coin toss", involves=[card(source), COIN_TOSS])
 
@@ -126,7 +81,7 @@ def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> Non
 
 
 @vocabulary.effect("power", "Adds 'amount' Power: in a Battle to its side's Total Power, from an EVENT card until the END PHASE, "
-                   "as an [IN PLAY] effect to its MAMODO card while it is in play.", params=_effect_params(amount=AMOUNT))
+                   "as an [IN PLAY] effect to its MAMODO card while it is in play.", params=takes(Effect, "amount"))
 def power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     if state.card(source).type == "EVENT" and effect.timing == "during-battle":
         state.players[owner].battle_power += effect.amount
@@ -165,7 +120,7 @@ def _battle_effects_before_compare(context: Context, source: str, amount: int) -
 
 
 @vocabulary.effect("coin-power", "Flip a coin: if heads, 'amount' Power is added to the Total Power of the Attack or Defense.",
-                   params=_effect_params(amount=AMOUNT))
+                   params=takes(Effect, "amount"))
 def coin_power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     coin = action.get("coin")
     if coin is None:
@@ -176,13 +131,13 @@ def coin_power(context: Context, state: State, owner: str, source: str, effect: 
         context.note(None, f"Heads: {source} gets +{effect.amount} Power", amount=effect.amount)
 
 
-@vocabulary.effect("gain-mp", "Its owner (whose: self) or the opponent gets 'amount' MP.", params=_effect_params(amount=AMOUNT))
+@vocabulary.effect("gain-mp", "Its owner (whose: self) or the opponent gets 'amount' MP.", params=takes(Effect, "amount"))
 def gain_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _change_mp(context, state, source, effect, _affected(context, source, effect, owner), effect.amount)
 
 
 @vocabulary.effect("lose-mp", "Reduces the MP of the opponent (or of its owner) by 'amount', to 0 at the least.",
-                   params=_effect_params(amount=AMOUNT))
+                   params=takes(Effect, "amount"))
 def lose_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _change_mp(context, state, source, effect, _affected(context, source, effect, owner), -effect.amount)
     _not_a_negation(context, state, "the reduction of MP")
@@ -196,7 +151,7 @@ def _change_mp(context: Context, state: State, source: str, effect: Effect, who:
 
 
 @vocabulary.effect("turn-pages", "The opponent (or its owner) turns 'amount' pages forward: not Damage, no MP.",
-                   params=_effect_params(amount=AMOUNT))
+                   params=takes(Effect, "amount"))
 def turn_pages_effect(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     who = _whom(effect, owner)
     context.note("zb.precautions.newly-opened", f"{source}: {who} turns {effect.amount} page(s) by a card effect; "
@@ -236,13 +191,13 @@ def _mp_for_effect_pages(context: Context, state: State, who: str, source: str, 
                  involves=[card(source), MP], mp=player.mp)
 
 
-@vocabulary.effect("cannot-be-selected", "[IN PLAY] This card cannot be selected as a target of an effect.", params=_effect_params())
+@vocabulary.effect("cannot-be-selected", "[IN PLAY] This card cannot be selected as a target of an effect.", params=takes(Effect))
 def cannot_be_selected(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     context.note("zb.glossary.cannot-be-selected", f"{source} cannot be selected as a target of an effect", involves=[card(source)])
 
 
 @vocabulary.effect("turn-back-pages", "Its owner (whose: self) or the opponent turns 'amount' pages backward (not before page 1).",
-                   params=_effect_params(amount=AMOUNT))
+                   params=takes(Effect, "amount"))
 def turn_back_pages(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     player = state.players[_whom(effect, owner)]
     player.opening = max(0, player.opening - effect.amount)
@@ -253,7 +208,7 @@ def turn_back_pages(context: Context, state: State, owner: str, source: str, eff
 
 
 @vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
-                   "against each infliction: protect, or protect_each).", params=_effect_params(amount=AMOUNT))
+                   "against each infliction: protect, or protect_each).", params=takes(Effect, "amount"))
 def damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     protectors = list(action.get("protect_each") or [action.get("protect")])
     ruling = "zb.battle.win-damage" if state.battle is not None else "zb.protect.only-damage"
@@ -271,13 +226,13 @@ def damage(context: Context, state: State, owner: str, source: str, effect: Effe
 
 
 @vocabulary.effect("injure", "Inflicts Injury to the selected MAMODO card ('target' of the action or the effect).",
-                   params=_effect_params(target=ref("card-name")))
+                   params=takes(Effect, "target"))
 def injure(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     _injure(context, state, victim, holder, "zb.injured.only-mamodo")
 
 
-@vocabulary.effect("petrify", "The selected MAMODO card becomes Petrified.", params=_effect_params(target=ref("card-name")))
+@vocabulary.effect("petrify", "The selected MAMODO card becomes Petrified.", params=takes(Effect, "target"))
 def petrify(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     holder.status = "petrified"
@@ -288,7 +243,7 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
 
 @vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards), or the selected PARTNER card, to the "
                    "Discard Pile.",
-                   params=_effect_params(target=ref("card-name")))
+                   params=takes(Effect, "target"))
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _check_selected_type(context, state, source, effect, action.get("target") or effect.target)
     partner = _selected_partner(state, owner, action.get("target") or effect.target)
@@ -326,7 +281,7 @@ def _selected_partner(state: State, owner: str, name: str | None) -> tuple[Playe
 
 
 @vocabulary.effect("discard-page", "Sends the card on the opponent's open page (its highest) to the Discard Pile.",
-                   params=_effect_params())
+                   params=takes(Effect))
 def discard_page(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim = state.players[_whom(effect, owner)]
     page = max(victim.open)
@@ -342,19 +297,19 @@ def discard_page(context: Context, state: State, owner: str, source: str, effect
 
 
 @vocabulary.effect("no-injury", "[IN PLAY]: its MAMODO card does not receive Damage or Injury (each infliction that would injure "
-                   "it, PROTECTING included).", params=_effect_params())
+                   "it, PROTECTING included).", params=takes(Effect))
 def no_injury(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     context.note(None, f"{source}'s MAMODO card does not receive Damage or Injury", involves=[card(source)])
 
 
-@vocabulary.effect("extra-event", "Its owner may play 'amount' more EVENT cards this turn.", params=_effect_params(amount=AMOUNT))
+@vocabulary.effect("extra-event", "Its owner may play 'amount' more EVENT cards this turn.", params=takes(Effect, "amount"))
 def extra_event(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     state.players[owner].events_allowed += effect.amount
     context.note(None, f"{source}: {owner} may play {effect.amount} more EVENT card(s) this turn", involves=[card(source)])
 
 
 @vocabulary.effect("negate-effects", "The selected MAMODO card's effects are negated during this turn (not its card rules).",
-                   params=_effect_params(target=ref("card-name")))
+                   params=takes(Effect, "target"))
 def negate_effects(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     holder.effects_negated = True
@@ -362,7 +317,7 @@ def negate_effects(context: Context, state: State, owner: str, source: str, effe
 
 
 @vocabulary.effect("defend-without-spell", "Its MAMODO card Defends without a SPELL card; 'amount' is the Defense's Total Power.",
-                   params=_effect_params(amount=AMOUNT))
+                   params=takes(Effect, "amount"))
 def defend_without_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
     battle.defender_mamodo, battle.defense_set_total = source, effect.amount
@@ -371,13 +326,13 @@ def defend_without_spell(context: Context, state: State, owner: str, source: str
 
 
 @vocabulary.effect("attack-without-spell", "An \"&\" effect: its MAMODO card Attacks without a SPELL card (battle-in with "
-                   "effect_of); 'amount' is the Attack's Total Power; 'also' resolves if it wins.", params=_effect_params(amount=AMOUNT))
+                   "effect_of); 'amount' is the Attack's Total Power; 'also' resolves if it wins.", params=takes(Effect, "amount"))
 def attack_without_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     context.note(None, f"{source}'s \"&\" effect Attacks with a \"Battle In\" (effect_of: {source})", involves=[card(source)])
 
 
 @vocabulary.effect("undefendable", "The SPELL card its owner's 'target' MAMODO Attacks with in the next Battle during this turn "
-                   "cannot be Defended.", params=_effect_params(target=ref("card-name")))
+                   "cannot be Defended.", params=takes(Effect, "target"))
 def undefendable(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
     context.note(None, f"{source}: the SPELL card {effect.target} Attacks with in the next Battle cannot be Defended",
@@ -385,7 +340,7 @@ def undefendable(context: Context, state: State, owner: str, source: str, effect
 
 
 @vocabulary.effect("put-in-play-petrified", "Puts the MAMODO card 'target' from its owner's open pages in play in Petrified Status.",
-                   params=_effect_params(target=ref("card-name")))
+                   params=takes(Effect, "target"))
 def put_in_play_petrified(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     player = state.players[owner]
     name = action.get("target") or effect.target
@@ -413,13 +368,13 @@ def put_in_play_petrified(context: Context, state: State, owner: str, source: st
 
 
 @vocabulary.effect("play-spell", "Plays a SPELL card of its owner's open pages (named as played_by on the battle-in).",
-                   params=_effect_params())
+                   params=takes(Effect))
 def play_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     context.note(None, f"{source}'s effect plays a SPELL card: declare it with battle-in, played_by: {source}", involves=[card(source)])
 
 
 @vocabulary.effect("negate-damage", "\"Negate Damage\": the SPELL cards of this Battle inflict no Damage or Injury on its owner.",
-                   params=_effect_params())
+                   params=takes(Effect))
 def negate_damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _battle(state).damage_negated.add(owner)
     context.note("zb.glossary.negate-damage", f"{source}: no Damage or Injury will be inflicted on {owner} in this Battle",
@@ -427,7 +382,7 @@ def negate_damage(context: Context, state: State, owner: str, source: str, effec
     _not_a_negation(context, state, "negating Damage")
 
 
-@vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=_effect_params())
+@vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=takes(Effect))
 def negate_attack(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     if state.battle is None and state.answered_battle_in is not None:
         _negate_battle_in(context, state, source, state.answered_battle_in)
@@ -443,7 +398,7 @@ def negate_attack(context: Context, state: State, owner: str, source: str, effec
     _negated(context, state, state.attacker, battle.spell, f"{source} negates the Attack")
 
 
-@vocabulary.effect("negate-defense", "Negates the Defense of the Battle (the Defender's Total Power is 0).", params=_effect_params())
+@vocabulary.effect("negate-defense", "Negates the Defense of the Battle (the Defender's Total Power is 0).", params=takes(Effect))
 def negate_defense(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     battle = _battle_to_negate(context, state, source, "Defense")
     battle.defense_negated = True

@@ -7,24 +7,23 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from checker.engine.game import Context
-from checker.engine.vocabulary import ref
+from checker.engine.described import takes
 
 from ..state import Effect, Kept, State
 from .common import card, vocabulary
 from .resolving import _note_prohibition
-from .effects import _effect_params
 
 
 @vocabulary.effect("prohibit", '"Cannot": until the END PHASE (or as a [STAY] effect), the opponent (or its owner) cannot apply what '
                    "'negates' lists (effect, event, no-battle, stay, standby, in-play), or only the effects of 'target'.",
-                   params=_effect_params(target=ref("card-name")))
+                   params=takes(Effect, "target"))
 def prohibit(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
     _note_prohibition(context, state, owner, source, effect)
 
 
 @vocabulary.effect("make-unnegatable", "Its owner's effects of the kinds 'negates' lists (stay, standby, effect) cannot be negated "
-                   "this turn.", params=_effect_params())
+                   "this turn.", params=takes(Effect))
 def make_unnegatable(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     state.players[owner].unnegatable |= set(effect.negates)
     context.note("zb.cannot-be-negated.by-effects", f"{source}: {owner}'s {', '.join(effect.negates)} effects cannot be negated this turn",

@@ -10,50 +10,53 @@ from typing import Any, Mapping
 from checker.engine.errors import InputError
 from checker.engine.game import Book, Context
 
-from ..state import BOOK_PAGES, LAST_OPENING, PLAYERS, Card, Mamodo, Player, State, build_players, card_book, take_from_book
+from ..state import (
+    BOOK_PAGES, LAST_OPENING, PLAYERS, Card, InPlay, Initial, Mamodo, Player, State, build_players, card_book, initial_of, take_from_book,
+)
 from .common import (
     BOOK, INTERMEDIATE_FROM, MAX_COPIES, MAX_MAMODO_IN_BOOK, REGULAR_MAMODO, STONE_TABLET_REGULAR, SUPERIOR_FROM, TOURNAMENT,
     card, steps,
 )
 
 
-def setup(context: Context, initial: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
+def setup(context: Context, raw: Mapping[str, Any], cards: Mapping[str, Any], book: Mapping[str, Any]) -> State:
+    initial = initial_of(raw)
     known = card_book(book, cards)
     players = build_players(initial, known)
-    first = initial.get("first_attacker", "A")
+    first = initial.first_attacker
     state = State(players=players, cards=Book(known), first_attacker=first, attacker=first)
-    start = initial.get("start", "preparation")
+    start = initial.start
     if start == "preparation":
         context.walk(state, "preparation")
         return state
     context.run_step(state, "check-books")
     _place_mid_game(state, initial)
-    state.turn = initial.get("turn", 1)
-    state.attacker = initial.get("attacker", first)
+    state.turn = initial.turn
+    state.attacker = initial.attacker or first
     context.note(None, f"The game starts at turn {state.turn}, {state.attacker} the Attacker, at the {start}")
     context.start_at(state, "start-effects" if start == "battle-phase" else "decide-turn-order")
     return state
 
 
-def _place_mid_game(state: State, initial: Mapping[str, Any]) -> None:
+def _place_mid_game(state: State, initial: Initial) -> None:
     """A game the scenario starts mid-way: each player's opening, MP, cards in play and Discard Pile."""
     for name in PLAYERS:
-        raw, player = initial["players"][name], state.players[name]
+        side, player = initial.players[name], state.players[name]
         where = ("initial", "players", name)
-        player.opening = _opening(raw.get("page", 2), where + ("page",))
-        for index, entry in enumerate(raw.get("in_play", [{"card": player.pages[0]}] if player.pages else [])):
+        player.opening = _opening(side.page, where + ("page",))
+        in_play = side.in_play if side.in_play is not None else [InPlay(card=player.pages[0] or "")] if player.pages else []
+        for index, entry in enumerate(in_play):
             at = where + ("in_play", index)
-            mamodo = Mamodo(card=entry["card"], page=take_from_book(player, entry["card"], entry.get("page"), at),
-                            status=entry.get("status", "normal"))
-            for below in entry.get("under", []):
+            mamodo = Mamodo(card=entry.card, page=take_from_book(player, entry.card, entry.page, at), status=entry.status)
+            for below in entry.under:
                 mamodo.under.append((below, take_from_book(player, below, None, at + ("under",))))
-            if entry.get("partner"):
-                mamodo.partner = entry["partner"]
-                mamodo.partner_page = take_from_book(player, entry["partner"], None, at + ("partner",))
+            if entry.partner:
+                mamodo.partner = entry.partner
+                mamodo.partner_page = take_from_book(player, entry.partner, None, at + ("partner",))
             player.mamodo.append(mamodo)
-        for index, mj12 in enumerate(raw.get("mj12", [])):
+        for index, mj12 in enumerate(side.mj12):
             player.mj12.append((mj12, take_from_book(player, mj12, None, where + ("mj12", index))))
-        for index, gone in enumerate(raw.get("discard", [])):
+        for index, gone in enumerate(side.discard):
             take_from_book(player, gone, None, where + ("discard", index))
             player.discard.append(gone)
 

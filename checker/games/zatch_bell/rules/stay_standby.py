@@ -7,16 +7,15 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from checker.engine.game import Context
-from checker.engine.vocabulary import ref
+from checker.engine.described import takes
 
 from ..state import Effect, State, other
 from .common import card, vocabulary
-from .effects import _effect_params
 
 
 @vocabulary.effect("negate", "Negates what 'negates' lists: as a cut-in effect (icons: [cut-in]) the card or effect the opponent "
                    "just played or applied; otherwise the opponent's active [STAY] or [STANDBY] effect it targets.",
-                   params=_effect_params(target=ref("card-name")))
+                   params=takes(Effect, "target"))
 def negate(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim = state.players[other(owner)]
     wanted = action.get("target") or effect.target
