@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 
 from checker.engine.game import AnyGame
 from checker.commands.report import yaml_text
-from checker.format.schema import TYPE_WORDS
+from checker.engine.errors import TYPE_WORDS
 
 ANY_KEY = "*"  # a key the scenario chooses: a side, a monster's name, a round number
 EACH_ITEM = "[]"  # every record of a list

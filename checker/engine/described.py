@@ -43,13 +43,11 @@ import typing
 from dataclasses import MISSING
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, TypeVar
 
-from checker.engine.errors import DataPath, InputError, nearest, one_of, show
+from checker.engine.errors import TYPE_WORDS, DataPath, InputError, described_value, nearest, one_of, quoted
 
 T = TypeVar("T")
 
 JSON_TYPES: Mapping[type, str] = {bool: "boolean", int: "integer", float: "number", str: "string"}
-TYPE_WORDS: Mapping[str, str] = {"boolean": "true or false", "integer": "a whole number", "number": "a number", "string": "text"}
-
 #: The metadata key of a described field.
 SPEC = "checker.described"
 
@@ -278,7 +276,7 @@ class Description:
 
     def parse(self, data: Any, path: DataPath, given: Mapping[str, Any]) -> Any:
         if type(data) is not dict and not isinstance(data, collections.abc.Mapping):
-            raise InputError(f"wrong type: got {_describe(data)}", path=path, expected="a mapping")
+            raise InputError(f"wrong type: got {described_value(data)}", path=path, expected="a mapping")
         if self.tag is not None:
             kind = data.get(self.tag)
             own = self.kinds.get(kind) if isinstance(kind, str) else None
@@ -475,18 +473,6 @@ Convert = Callable[[Any, DataPath], Any]
 EMPTY: Mapping[str, Any] = {}
 
 
-def _describe(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return "a mapping"
-    if isinstance(value, list):
-        return f"a list {show(value)}"
-    if isinstance(value, bool) or value is None:
-        return show(value)
-    if isinstance(value, str):
-        return f"text {_quoted(value)}"
-    return f"the number {show(value)}"
-
-
 #: The Python types scenario data holds for each JSON type (YAML gives exactly these).
 PYTHON_TYPES: Mapping[str, frozenset[type]] = {
     "boolean": frozenset({bool}), "integer": frozenset({int}), "number": frozenset({int, float}), "string": frozenset({str}),
@@ -512,15 +498,10 @@ def _check_scalar(value: Any, accepts: frozenset[type], allowed: Mapping[Any, No
     """Raise the error for a scalar of the wrong type or not among its choices (one of a subtype of a right type passes)."""
     if not any(isinstance(value, kind) for kind in accepts) or (isinstance(value, bool) and bool not in accepts):
         json = next(name for name, kinds in PYTHON_TYPES.items() if kinds <= accepts)
-        raise InputError(f"wrong type: got {_describe(value)}", path=path, expected=TYPE_WORDS[json])
+        raise InputError(f"wrong type: got {described_value(value)}", path=path, expected=TYPE_WORDS[json])
     if allowed is not None and value not in allowed:
         choices = [str(choice) for choice in allowed]
-        raise InputError(f"unknown value {_quoted(value)}{nearest(str(value), choices)}", path=path, expected=one_of(choices))
-
-
-def _quoted(value: Any) -> str:
-    """Text in quotes, as the choices it is compared with are shown; anything else as YAML."""
-    return f"'{value}'" if isinstance(value, str) and len(value) <= 80 else show(value)
+        raise InputError(f"unknown value {quoted(value)}{nearest(str(value), choices)}", path=path, expected=one_of(choices))
 
 
 def _scalar(json: str, enum: list[Any] | None, nullable: bool = False) -> Convert | None:
@@ -555,7 +536,7 @@ def _converter(shape: _Shape, keywords: Mapping[str, Any], *, as_item: bool = Fa
 
         def mapping(value: Any, path: DataPath) -> Any:
             if type(value) is not dict and not isinstance(value, collections.abc.Mapping):
-                raise InputError(f"wrong type: got {_describe(value)}", path=path, expected="a mapping")
+                raise InputError(f"wrong type: got {described_value(value)}", path=path, expected="a mapping")
             if item is None:
                 return dict(value)
             return {key: item(entry, (*path, key)) for key, entry in value.items()}
@@ -572,7 +553,7 @@ def _converter(shape: _Shape, keywords: Mapping[str, Any], *, as_item: bool = Fa
 
         def sequence(value: Any, path: DataPath) -> Any:
             if type(value) is not list and not isinstance(value, (list, tuple)):
-                raise InputError(f"wrong type: got {_describe(value)}", path=path, expected="a list")
+                raise InputError(f"wrong type: got {described_value(value)}", path=path, expected="a list")
             if accepts is not None:  # scalars: checked in one pass
                 for index, entry in enumerate(value):
                     if type(entry) not in accepts or (allowed is not None and entry not in allowed):

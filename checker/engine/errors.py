@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import yaml
 
@@ -124,3 +124,33 @@ def one_of(choices: Iterable[Any], limit: int = 12) -> str:
     shown = ", ".join(f"'{item}'" for item in items[:limit])
     more = f" and {len(items) - limit} more" if len(items) > limit else ""
     return f"one of {shown}{more}"
+
+
+#: What each JSON type is called in a message.
+TYPE_WORDS: Mapping[str, str] = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+def described_value(value: Any) -> str:
+    """What a value a reader wrote is, in a message: "a mapping", "a list [1, 2]", "text 'x'", "the number 3"."""
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return f"a list {show(value)}"
+    if isinstance(value, bool) or value is None:
+        return show(value)
+    if isinstance(value, str):
+        return f"text {quoted(value)}"
+    return f"the number {show(value)}"
+
+
+def quoted(value: Any) -> str:
+    """Text in quotes, as the choices it is compared with are shown; anything else as YAML."""
+    return f"'{show(value)}'" if isinstance(value, str) else show(value)

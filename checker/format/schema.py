@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import jsonschema_rs
 
-from checker.engine.errors import InputError, nearest, one_of, show
+from checker.engine.errors import TYPE_WORDS, InputError, described_value, nearest, one_of, quoted, show
 from checker.engine.game import AnyGame
 from checker.engine.vocabulary import Entry
 
@@ -289,34 +289,6 @@ def _leaves(errors: Iterable[jsonschema.ValidationError]) -> Iterable[jsonschema
             yield error
 
 
-TYPE_WORDS = {
-    "object": "a mapping",
-    "array": "a list",
-    "string": "text",
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-    "null": "null",
-}
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return f"a list {show(value)}"
-    if isinstance(value, bool) or value is None:
-        return show(value)
-    if isinstance(value, str):
-        return f"text {_quoted(value)}"
-    return f"the number {show(value)}"
-
-
-def _quoted(value: Any) -> str:
-    """Text in quotes, as the choices it is compared with are shown; anything else as YAML."""
-    return f"'{show(value)}'" if isinstance(value, str) else show(value)
-
-
 #: What a size or range limit asks for, in words (the field's description follows it, when it has one).
 LIMIT_WORDS: Mapping[str, str] = {
     "minimum": "at least {}", "maximum": "at most {}", "minItems": "at least {} items", "maxItems": "at most {} items",
@@ -340,7 +312,7 @@ def _limit(kind: str, wanted: Any, instance: Any) -> str | None:
     if kind == "minLength":
         return f"text of {len(instance)} characters, fewer than the {wanted} required"
     if kind == "pattern":
-        return f"{_quoted(instance)} does not have the form required"
+        return f"{quoted(instance)} does not have the form required"
     if kind == "maxProperties":
         return f"{len(instance)} entries, more than the {wanted} allowed"
     return None
@@ -368,7 +340,7 @@ def _explain(error: jsonschema.ValidationError) -> InputError:
     if kind == "type":
         wanted_list = wanted if isinstance(wanted, list) else [wanted]
         words = " or ".join(TYPE_WORDS.get(str(w), str(w)) for w in wanted_list)
-        return InputError(f"wrong type: got {_describe(error.instance)}", path=path, expected=words)
+        return InputError(f"wrong type: got {described_value(error.instance)}", path=path, expected=words)
     if kind in ("enum", "const"):
         choices = wanted if kind == "enum" else [wanted]
         label = "value"
@@ -377,14 +349,14 @@ def _explain(error: jsonschema.ValidationError) -> InputError:
         elif path and path[-1] == "action":
             label = "action"
         return InputError(
-            f"unknown {label} {_quoted(error.instance)}{nearest(str(error.instance), map(str, choices))}",
+            f"unknown {label} {quoted(error.instance)}{nearest(str(error.instance), map(str, choices))}",
             path=path,
             expected=one_of(choices),
         )
     if kind == "pattern" and path and path[-1] == "id":
-        return InputError(f"id {_quoted(error.instance)} is not a slug", path=path, expected="lower-case words joined by '-', e.g. 'shotgun-under-nice-fight'")
+        return InputError(f"id {quoted(error.instance)} is not a slug", path=path, expected="lower-case words joined by '-', e.g. 'shotgun-under-nice-fight'")
     if kind == "pattern" and wanted == ISO_DATE:
-        return InputError(f"date {_quoted(error.instance)} is not written YYYY-MM-DD", path=path, expected="a date such as 2024-05-01")
+        return InputError(f"date {quoted(error.instance)} is not written YYYY-MM-DD", path=path, expected="a date such as 2024-05-01")
     description = schema.get("description")
     limit = _limit(str(kind), wanted, error.instance)
     if limit is not None and kind == "pattern":  # a description says the form better than the regular expression

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from checker.games.many_marios_0.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.many_marios_0 import moves, rules
-from checker.games.many_marios_0.state import Initial, Outcome, Piece
+from checker.games.many_marios_0.state import Initial, Outcome, Piece, State
 
 
 class ManyMarios0(Game[State]):

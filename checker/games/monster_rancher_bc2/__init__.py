@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.games.monster_rancher_bc2.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.monster_rancher_bc2 import moves, rules
-from checker.games.monster_rancher_bc2.state import Card, Initial, Outcome, StatusDef
+from checker.games.monster_rancher_bc2.state import Card, Initial, Outcome, State, StatusDef
 
 
 class MonsterRancherBC2(Game[State]):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from checker.games.my_crypto_saga.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.my_crypto_saga import moves, rules
 from checker.games.my_crypto_saga.state import CardType, Initial, State

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from checker.games.yugioh_dm2.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.yugioh_dm2 import moves, rules
-from checker.games.yugioh_dm2.state import Card, Initial, Outcome
+from checker.games.yugioh_dm2.state import Card, Initial, Outcome, State
 
 
 class YugiohDM2(Game[State]):

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.games.zatch_bell.state import State
 from checker.engine.game import EntityKind, Game
 from checker.games.zatch_bell import moves, rules
-from checker.games.zatch_bell.state import Card, Initial, Outcome
+from checker.games.zatch_bell.state import Card, Initial, Outcome, State
 
 
 class ZatchBell(Game[State]):

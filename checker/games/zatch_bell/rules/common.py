@@ -7,14 +7,13 @@ before "Battle In", and a SPELL card played for its MAMODO at its MP cost.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
 
 from checker.engine.game import Context
 from checker.engine.procedure import StepHandlers
 from checker.engine.trace import Entity, mechanic
 from checker.engine.vocabulary import Vocabulary
 
-from ..state import BOOK_PAGES, LAST_OPENING, Battle, Card, Kept, Mamodo, Player, SpellOut, State, base_name, other
+from ..state import BOOK_PAGES, LAST_OPENING, Battle, Card, Kept, Mamodo, Player, State, base_name
 
 steps: StepHandlers[State] = StepHandlers()
 vocabulary = Vocabulary()

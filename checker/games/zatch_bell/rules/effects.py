@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from checker.engine.game import Context
-from checker.engine.stack import ResponseStack
 from checker.engine.statecopy import Snapshot
 from checker.engine.trace import mechanic
 from checker.engine.described import takes
