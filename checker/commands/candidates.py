@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from checker.run.compare import shown
 from checker.commands.readings import Variation
-from checker.commands.report import yaml_text
+from checker.format.yamlwrite import yaml_text
 from checker.format.scenario import MODELINE, schema_reference
 
 #: Scenario data: ``initial``, ``cards`` (optional) and ``actions``, as a scenario file writes them.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
 from checker.engine.game import AnyGame
-from checker.commands.report import yaml_text
+from checker.format.yamlwrite import yaml_text
 from checker.engine.errors import TYPE_WORDS
 
 ANY_KEY = "*"  # a key the scenario chooses: a side, a monster's name, a round number

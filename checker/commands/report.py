@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-import yaml
-
 from checker.engine.catalogue import Catalogue
 from checker.run.citations import uncited
 from checker.run.compare import Mismatch, flatten, shown
@@ -14,6 +12,7 @@ from checker.engine.errors import InputError
 from checker.engine.game import AnyGame
 from checker.run.runner import RunResult, refused_what
 from checker.engine.trace import TraceStep
+from checker.format.yamlwrite import yaml_text
 
 if TYPE_CHECKING:  # annotations only: the first two build on this module, readings only `checker readings` needs
     from checker.commands.disputes import Finding
@@ -80,24 +79,6 @@ def trace_lines(trace: Iterable[TraceStep]) -> list[str]:
         number += 1
         lines.append(f"  {number:>3}. {step.render()}")
     return lines
-
-
-class _PlainDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
-    """LibYAML's emitter where PyYAML has it; never writes anchors and aliases."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-def yaml_text(data: Any, *, flow_leaves: bool = False, width: int = 80) -> str:
-    """Data as YAML for people: keys in their order, no aliases; short lists inline if ``flow_leaves``.
-
-    Text longer than ``width`` is folded onto further lines.
-    """
-    return yaml.dump(
-        data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None if flow_leaves else False,
-        width=width,
-    )
 
 
 def outcome_text(outcome: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Collection, Iterable
 from checker.commands import reference
 from checker.engine.errors import InputError
 from checker.engine.game import AnyGame
-from checker.commands.report import yaml_text
+from checker.format.yamlwrite import yaml_text
 from checker.format.scenario import MODELINE, Scenario
 
 #: Where a file printed to standard output is meant to go: ``scenarios/<game>/FILE``.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.commands.report import yaml_text
+from checker.format.yamlwrite import yaml_text
 from checker.site.model import GameView
 from checker.site.pages.figures import neighbourhood_graph
 from checker.site.pages.kit import a, code_block, esc, excerpt, href, in_words, plural, table

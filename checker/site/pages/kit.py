@@ -10,7 +10,8 @@ import re
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
-from checker.commands.report import LABELS, yaml_text
+from checker.commands.report import LABELS
+from checker.format.yamlwrite import yaml_text
 from checker.run.runner import RunResult
 from checker.site.model import GameView, slug
 from checker.commands.summary import Shown

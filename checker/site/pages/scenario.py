@@ -6,7 +6,8 @@ import itertools
 from typing import Any, Mapping
 
 from checker.run.compare import flatten
-from checker.commands.report import outcome_text, yaml_text
+from checker.commands.report import outcome_text
+from checker.format.yamlwrite import yaml_text
 from checker.run.runner import RunResult
 from checker.format.scenario import DisputeRuling, Scenario
 from checker.site.model import GameView
