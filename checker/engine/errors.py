@@ -152,5 +152,6 @@ def described_value(value: Any) -> str:
 
 
 def quoted(value: Any) -> str:
-    """Text in quotes, as the choices it is compared with are shown; anything else as YAML."""
-    return f"'{show(value)}'" if isinstance(value, str) else show(value)
+    """Text in quotes, as the choices it is compared with are shown (long text cut, as :func:`show` cuts it);
+    anything else as YAML."""
+    return f"'{value}'" if isinstance(value, str) and len(value) <= 80 else show(value)
