@@ -41,6 +41,10 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
     if effect.kind == "attack-without-spell":
         raise context.reject("attack-with-battle-in", f"{name}'s \"&\" effect Attacks without a SPELL card: it is applied by "
                              f"declaring \"Battle In\" with it (battle-in, effect_of: {name})", "zb.battle-in.icon", involves=[card(name)])
+    if effect.kind == "defend-without-spell":
+        raise context.reject("defend-with-a-defense", f"{name}'s effect Defends without a SPELL card: it is applied by "
+                             f"declaring the Defense with it (defend, effect_of: {name})", "zb.battle.defend-declare",
+                             involves=[card(name)])
     in_battle = state.battle is not None
     _check_role(context, state, player, name, effect)
     if effect.is_cut_in:

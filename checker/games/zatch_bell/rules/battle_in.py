@@ -36,8 +36,9 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
     if state.pending_battle_in is not None and state.priority.holder == name:
         state.pending_battle_in = None
     if state.battle is not None:
+        used = action.get("spell", action.get("effect_of"))
         context.note("zb.precautions.two-spells", "The Power of two SPELL cards is not applied simultaneously: "
-                     "one Attack per Battle", involves=[BATTLE, card(action["spell"])])
+                     "one Attack per Battle", involves=[BATTLE, *([card(used)] if used else [])])
     _take_action(context, state, name, "a Battle In", action)
     player = state.players[name]
     if "effect_of" in action:
