@@ -10,7 +10,7 @@ editors and used here to validate every scenario, so the two cannot disagree.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 import jsonschema_rs
 
@@ -297,25 +297,23 @@ LIMIT_WORDS: Mapping[str, str] = {
 }
 
 
+#: The message for each broken size or range limit, from the value and the limit.
+_BROKEN: Mapping[str, Callable[[Any, Any], str]] = {
+    "maxItems": lambda got, limit: f"{len(got)} items, more than the {limit} allowed",
+    "minItems": lambda got, limit: f"{len(got)} items, fewer than the {limit} required",
+    "maximum": lambda got, limit: f"{show(got)} is more than the maximum of {limit}",
+    "minimum": lambda got, limit: f"{show(got)} is less than the minimum of {limit}",
+    "maxLength": lambda got, limit: f"text of {len(got)} characters, more than the {limit} allowed",
+    "minLength": lambda got, limit: f"text of {len(got)} characters, fewer than the {limit} required",
+    "pattern": lambda got, limit: f"{quoted(got)} does not have the form required",
+    "maxProperties": lambda got, limit: f"{len(got)} entries, more than the {limit} allowed",
+}
+
+
 def _limit(kind: str, wanted: Any, instance: Any) -> str | None:
     """The message for a broken size or range limit, naming the limit."""
-    if kind == "maxItems":
-        return f"{len(instance)} items, more than the {wanted} allowed"
-    if kind == "minItems":
-        return f"{len(instance)} items, fewer than the {wanted} required"
-    if kind == "maximum":
-        return f"{show(instance)} is more than the maximum of {wanted}"
-    if kind == "minimum":
-        return f"{show(instance)} is less than the minimum of {wanted}"
-    if kind == "maxLength":
-        return f"text of {len(instance)} characters, more than the {wanted} allowed"
-    if kind == "minLength":
-        return f"text of {len(instance)} characters, fewer than the {wanted} required"
-    if kind == "pattern":
-        return f"{quoted(instance)} does not have the form required"
-    if kind == "maxProperties":
-        return f"{len(instance)} entries, more than the {wanted} allowed"
-    return None
+    message = _BROKEN.get(kind)
+    return message(instance, wanted) if message is not None else None
 
 
 def _explain(error: jsonschema.ValidationError) -> InputError:

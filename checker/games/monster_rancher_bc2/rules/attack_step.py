@@ -5,6 +5,7 @@ multiplier bonus), the Environment (ENV) check, and "Finally, pay the GUTS cost 
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Mapping
 
 from checker.engine.errors import InputError
@@ -361,28 +362,15 @@ def env_prohibition(context: Context, state: State, action: Mapping[str, Any]) -
     if env is None:
         return
     damage = attack.final_damage
-    if env.forbid_at_most is not None:
-        rule = f"{env.name} forbids Final Damage ≤ {env.forbid_at_most}"
-        if damage <= env.forbid_at_most:
-            raise context.reject(
-                "env-forbids-final-damage", f"{rule}: {damage} cannot be used", "mr.attack.env-prohibition",
-                final_damage=damage, involves=[card_entity(env), mechanic("Final Damage")],
-            )
-        context.note(
-            "mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage,
-            involves=[card_entity(env), mechanic("Final Damage")],
-        )
-    if env.forbid_at_least is not None:
-        rule = f"{env.name} forbids Final Damage ≥ {env.forbid_at_least}"
-        if damage >= env.forbid_at_least:
-            raise context.reject(
-                "env-forbids-final-damage", f"{rule}: {damage} cannot be used", "mr.attack.env-prohibition",
-                final_damage=damage, involves=[card_entity(env), mechanic("Final Damage")],
-            )
-        context.note(
-            "mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage,
-            involves=[card_entity(env), mechanic("Final Damage")],
-        )
+    for bound, sign, beyond in ((env.forbid_at_most, "≤", operator.le), (env.forbid_at_least, "≥", operator.ge)):
+        if bound is None:
+            continue
+        rule = f"{env.name} forbids Final Damage {sign} {bound}"
+        involves = [card_entity(env), mechanic("Final Damage")]
+        if beyond(damage, bound):
+            raise context.reject("env-forbids-final-damage", f"{rule}: {damage} cannot be used", "mr.attack.env-prohibition",
+                                 final_damage=damage, involves=involves)
+        context.note("mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage, involves=involves)
 
 
 def pay_guts(context: Context, breeder: Breeder, cards: list[Card], ruling: str | None = None) -> None:

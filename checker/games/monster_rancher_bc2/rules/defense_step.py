@@ -111,6 +111,13 @@ def _unaffected_may_defend(context: Context, monster: Monster, card: Card, only:
     )
 
 
+def _not_a_reduction(context: Context, pending: PendingAttack, ruling: str, doing: str, mechanism: str) -> None:
+    """Against a move "not reduced by BLK", a Defense that moves its damage elsewhere still works: it reduces nothing."""
+    if pending.not_reduced_by_blk:
+        context.note(f"mr.not-reduced.{ruling}", f"{doing} is not reducing: it works against 'not reduced by BLK'",
+                     involves=[mechanic(mechanism), mechanic("not reduced by BLK")])
+
+
 def _chosen_ally(state: State, defender: Monster, action: Mapping[str, Any]) -> Monster:
     if "choose" not in action:
         raise InputError(f"{action['card']} needs an ally: name it with 'choose:'", expected="a 'choose:' key")
@@ -153,11 +160,7 @@ def _move_hits(context: Context, pending: PendingAttack, source: Monster, target
                     "Attack Step, so the move stands",
                     involves=[monster_entity(source), status_entity(status.name), mechanic("taunt"), mechanic("redirection")],
                 )
-        if pending.not_reduced_by_blk:
-            context.note(
-                "mr.not-reduced.redirect", "Redirecting is not reducing: it works against 'not reduced by BLK'",
-                involves=[mechanic("redirection"), mechanic("not reduced by BLK")],
-            )
+        _not_a_reduction(context, pending, "redirect", "Redirecting", "redirection")
 
 
 @vocabulary.effect("take-for-ally", "Its user takes the damage meant for the ally named by 'choose'.", family=DEFENSE)
@@ -261,11 +264,7 @@ def reflect(context: Context, state: State, pending: PendingAttack, user: Monste
             )
         else:
             context.note(None, f"{action['card']} reflects {back} damage to {attacker.name}", reflected=back)
-        if pending.not_reduced_by_blk:
-            context.note(
-                "mr.not-reduced.reflect", "Reflecting is not reducing: it works against 'not reduced by BLK'",
-                involves=[mechanic("reflection"), mechanic("not reduced by BLK")],
-            )
+        _not_a_reduction(context, pending, "reflect", "Reflecting", "reflection")
 
 
 @vocabulary.effect("grit", "If the attack would KO its user, its life is set to 1 instead.", family=DEFENSE)
