@@ -82,6 +82,9 @@ def _defend_by_effect(context: Context, state: State, player: Player, action: Ma
     """A MAMODO card's effect that Defends without a SPELL card: it resolves as it is declared and sets the Total Power."""
     name = action["effect_of"]
     effect = state.card(name).effects[_effect_without_spell(context, state, player, action, "defend")]
+    if "defend" not in effect.icons:
+        raise context.reject("no-defend-icon", f"{name}'s effect has no Defend icon: a Defense uses an in-play card effect with a "
+                             "\"Defend\" Icon", "zb.battle.defend-declare", involves=[card(name)])
     context.note("zb.and.no-cut-in", f"{name}'s effect Defends without a SPELL card: no cut-in effect can negate it as it is applied",
                  involves=[card(name), CUT_IN])
     _pay_and_apply(context, state, player, name, effect, action, respondable=False)

@@ -24,7 +24,11 @@ from .put_in_play import _check_mamodo_name, _mamodo_count, _note_stone_tablet, 
 from .apply_effect import _chosen_effect, _holder
 from .battle_in import _battle_to_negate
 from .battle_steps import _in_play_power
-from .battle_outcome import _damage_book, _injure, _turn_pages
+from .battle_outcome import _cannot_be_selected, _damage_book, _injure, _turn_pages
+
+#: What an effect that selects 1 in-play MAMODO card (:func:`_target`) may specify: the card, that it be a Stone Tablet
+#: MAMODO card, its least Power.
+SELECTS = ("target", "stone_tablet", "min_power")
 
 
 def _affected(context: Context, source: str, effect: Effect, owner: str) -> str:
@@ -207,7 +211,7 @@ def turn_back_pages(context: Context, state: State, owner: str, source: str, eff
 
 
 @vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
-                   "against each infliction: protect, or protect_each).", params=takes(Effect, "amount"))
+                   "against each infliction: protect, or protect_each).", params=takes(Effect, "amount", "times"))
 def damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     protectors = list(action.get("protect_each") or [action.get("protect")])
     ruling = "zb.battle.win-damage" if state.battle is not None else "zb.protect.only-damage"
@@ -225,13 +229,13 @@ def damage(context: Context, state: State, owner: str, source: str, effect: Effe
 
 
 @vocabulary.effect("injure", "Inflicts Injury to the selected MAMODO card ('target' of the action or the effect).",
-                   params=takes(Effect, "target"))
+                   params=takes(Effect, *SELECTS))
 def injure(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     _injure(context, state, victim, holder, "zb.injured.only-mamodo")
 
 
-@vocabulary.effect("petrify", "The selected MAMODO card becomes Petrified.", params=takes(Effect, "target"))
+@vocabulary.effect("petrify", "The selected MAMODO card becomes Petrified.", params=takes(Effect, *SELECTS))
 def petrify(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     holder.status = "petrified"
@@ -242,7 +246,7 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
 
 @vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards), or the selected PARTNER card, to the "
                    "Discard Pile.",
-                   params=takes(Effect, "target"))
+                   params=takes(Effect, *SELECTS))
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _check_selected_type(context, state, source, effect, action.get("target") or effect.target)
     partner = _selected_partner(state, owner, action.get("target") or effect.target)
@@ -308,7 +312,7 @@ def extra_event(context: Context, state: State, owner: str, source: str, effect:
 
 
 @vocabulary.effect("negate-effects", "The selected MAMODO card's effects are negated during this turn (not its card rules).",
-                   params=takes(Effect, "target"))
+                   params=takes(Effect, *SELECTS))
 def negate_effects(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     holder.effects_negated = True
@@ -443,7 +447,7 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
                                      involves=[card(holder.card)])
             context.note("zb.stone.selected-by-effects", f"The effect specifies Stone Tablet MAMODO cards: {holder.card} is one",
                          involves=[card(holder.card)])
-        if holder is not None and any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects):
+        if holder is not None and _cannot_be_selected(state, holder):
             raise context.reject("no-such-choice", f"{holder.card} cannot be selected as a target of an effect",
                                  "zb.glossary.cannot-be-selected", involves=[card(holder.card)])
         if holder is not None and effect.min_power:
