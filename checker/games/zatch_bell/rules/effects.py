@@ -238,6 +238,7 @@ def injure(context: Context, state: State, owner: str, source: str, effect: Effe
 @vocabulary.effect("petrify", "The selected MAMODO card becomes Petrified.", params=takes(Effect, *SELECTS))
 def petrify(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
+    holder.petrified_injured = holder.status == "injured"
     holder.status = "petrified"
     context.note("zb.glossary.petrified", f"{holder.card} becomes Petrified: turned into a stone tablet, flipped face-down vertically",
                  involves=[card(holder.card), PETRIFIED])
