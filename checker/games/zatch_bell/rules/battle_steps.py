@@ -181,7 +181,7 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     base = state.card(mamodo).power if holder is not None else 0
     in_play = _in_play_power(context, state, player, holder)
     spell_power = state.card(spell.card).power if spell is not None else 0
-    boost = battle.power[owner] + player.turn_power + player.battle_power
+    boost = battle.power[owner] + player.turn_power + player.battle_power + _spell_boosts(context, player, state, spell)
     total = base + in_play + spell_power + boost
     ruling = "zb.battle.attacker-total" if owner == state.attacker else "zb.battle.defender-total"
     context.note("zb.mamodo.power", f"{mamodo}'s Power: {base}", involves=[card(mamodo)], power=base)
@@ -200,6 +200,18 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     context.note("zb.glossary.total-power", f"{owner}'s Total Power: the MAMODO's Power, the SPELL card's and the active boosts",
                  involves=[card(mamodo)], power=total)
     return total
+
+
+def _spell_boosts(context: Context, player: Player, state: State, spell: SpellOut | None) -> int:
+    """EVENT cards' Power, until the END PHASE, for the SPELL cards of one MAMODO: this SPELL card's, if it is one of them."""
+    played_for = state.card(spell.card).mamodo if spell is not None else None
+    added = 0
+    for kept in player.kept:
+        if kept.zone == "turn" and kept.effect.kind == "power" and kept.effect.target == played_for:
+            added += kept.effect.amount
+            context.note("zb.event.until-end-phase", f"{kept.source}: +{kept.effect.amount} Power to {spell.card if spell else ''}, a "
+                         f"SPELL card of {played_for}", involves=[card(kept.source)], amount=kept.effect.amount)
+    return added
 
 
 def _set_total(context: Context, state: State, owner: str, mamodo: str, total: int) -> int:

@@ -84,9 +84,13 @@ def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> Non
 
 
 @vocabulary.effect("power", "Adds 'amount' Power: in a Battle to its side's Total Power, from an EVENT card until the END PHASE, "
-                   "as an [IN PLAY] effect to its MAMODO card while it is in play.", params=takes(Effect, "amount"))
+                   "as an [IN PLAY] effect to its MAMODO card while it is in play.",
+                   params=takes(Effect, "amount", target="Only the SPELL cards of this MAMODO get the Power (from an EVENT card: those "
+                                "played until the END PHASE; in a Battle: the SPELL card of its side, if it is one)."))
 def power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    if state.card(source).type == "EVENT" and effect.timing == "during-battle":
+    if effect.target is not None:
+        _spell_power(context, state, owner, source, effect)
+    elif state.card(source).type == "EVENT" and effect.timing == "during-battle":
         state.players[owner].battle_power += effect.amount
         context.note("zb.glossary.during-battle", f"{source}: +{effect.amount} Power for {owner}'s MAMODO cards during the Battle "
                      "(between \"Battle In\" and \"Battle Out\"), not the whole BATTLE PHASE", amount=effect.amount)
@@ -99,6 +103,27 @@ def power(context: Context, state: State, owner: str, source: str, effect: Effec
             return
         state.battle.power[owner] += effect.amount
         context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {owner}'s Total Power", amount=effect.amount)
+
+
+def _spell_power(context: Context, state: State, owner: str, source: str, effect: Effect) -> None:
+    """Power for the SPELL cards of one MAMODO: an EVENT card's lasts until the END PHASE (line 418); a Battle's goes to its side's
+    SPELL card if that MAMODO's."""
+    if state.card(source).type == "EVENT":
+        state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+        context.note("zb.event.until-end-phase", f"{source}: +{effect.amount} Power for {owner}'s SPELL cards of {effect.target} until "
+                     "the END PHASE", involves=[card(source)], amount=effect.amount)
+        return
+    battle = state.battle
+    spell = (battle.spell if owner == state.attacker else battle.defense) if battle is not None else None
+    if battle is None or spell is None or state.card(spell.card).mamodo != effect.target:
+        context.note(None, f"{source}: no SPELL card of {effect.target} on {owner}'s side of a Battle gets its +{effect.amount} Power",
+                     involves=[card(source)])
+        return
+    if effect.is_battle_effect and not _battle_effects_before_compare(context, source, effect.amount):
+        return
+    battle.power[owner] += effect.amount
+    context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {spell.card}, a SPELL card of {effect.target}",
+                 involves=[card(source), card(spell.card)], amount=effect.amount)
 
 
 STEP_5_WORDS = {BATTLE_STEP_5: "Battle effects can be applied during Battle Step 5",
@@ -144,6 +169,13 @@ def gain_mp(context: Context, state: State, owner: str, source: str, effect: Eff
 def lose_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _change_mp(context, state, source, effect, _affected(context, source, effect, owner), -effect.amount)
     _not_a_negation(context, state, "the reduction of MP")
+
+
+@vocabulary.effect("set-mp", "Sets the MP of the opponent (or of its owner, whose: self) to 'amount'.", params=takes(Effect, "amount"))
+def set_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    who = _affected(context, source, effect, owner)
+    context.note(None, f"{source} sets {who}'s MP to {effect.amount}", involves=[card(source), MP])
+    _change_mp(context, state, source, effect, who, effect.amount - state.players[who].mp)
 
 
 def _change_mp(context: Context, state: State, source: str, effect: Effect, who: str, change: int) -> None:
