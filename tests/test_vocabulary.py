@@ -22,8 +22,6 @@ USES = 12
 
 #: Keys no scenario of this repository shows counting yet, by (game, place, key), with what they are waiting for.
 PENDING: dict[tuple[str, str, str], str] = {
-    ("monster-rancher-bc2", "defense-effect zero-move", "move_type"): "no scenario gives it",
-    ("yugioh-dm2", "action attack", "player"): "the attack's player is the turn player: no scenario gives another",
     **{("yugioh-dm2", f"effect {kind}", "mandatory"): "no scenario shows an optional effect declined"
        for kind in ("change-def", "change-atk", "destroy", "return-to-hand", "move", "special-summon", "gain-lp", "damage")},
     **{("yugioh-dm2", f"effect {kind}", "target"): "no scenario gives it"

@@ -281,6 +281,7 @@ class Battle:
     defense_negated: bool = False
     damage_negated: set[str] = field(default_factory=set)  # players a "Negate Damage" effect spares this Battle's Damage and Injury
     undefendable: tuple[Kept, ...] = ()  # "cannot be Defended" effects applied before this Battle: it is their "next Battle"
+    protected: bool = False  # a MAMODO card PROTECTED a Spell Book from this Battle's Damage
     totals: dict[str, int] = fact(dict, "Total Power by player, once compared.")
     winner: str | None = fact(None, enum=["attacker", "defender"])  # once compared
 

@@ -191,6 +191,8 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
                                  involves=[card(protector), PETRIFIED, PROTECT])
         context.note("zb.battle.protect-instead", f"{victim} uses {protector} to PROTECT the Spell Book from the Damage instead",
                      involves=[card(protector), PROTECT, DAMAGE])
+        if state.battle is not None:
+            state.battle.protected = True
         context.note("zb.protect.book-and-sacrifice", f"{protector} PROTECTS {victim}'s Spell Book from {amount} Damage",
                      involves=[card(protector), PROTECT])
         context.note("zb.protect.only-damage", "PROTECTING is against an infliction of Damage", involves=[PROTECT, DAMAGE])
@@ -333,6 +335,9 @@ def _counter(context: Context, state: State, defense: Card, action: Mapping[str,
 @steps("battle-out")
 def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
+    if action.get("protect") and not battle.protected:
+        context.note("zb.protect.only-damage", f"No Damage was inflicted on a Spell Book: {action['protect']} did not need to PROTECT",
+                     involves=[card(action["protect"]), PROTECT])
     context.note("zb.precautions.battle-out", "Damage and effects are resolved: \"Battle Out\", Non-Battle once again", involves=[BATTLE])
     context.note("zb.glossary.battle-out", "\"Battle Out\": the effects applied during the Battle are resolved; the game returns to "
                  "Non-Battle", involves=[BATTLE])
