@@ -15,7 +15,7 @@ import pytest
 
 from checker.format.scenario import Scenario
 from checker.run import suite
-from tests.vocabulary import Place, Use, changed, optional_keys, uses
+from tests.vocabulary import Place, Use, changed, given, optional_keys
 
 #: How many of the scenarios giving a key are played again, at most.
 USES = 12
@@ -32,19 +32,13 @@ PENDING: dict[tuple[str, str, str], str] = {
 
 
 @pytest.fixture(scope="module")
-def by_game(scenarios: list[Scenario]) -> dict[str, list[Scenario]]:
-    grouped: dict[str, list[Scenario]] = {}
-    for scenario in scenarios:
-        grouped.setdefault(scenario.game, []).append(scenario)
-    return grouped
+def uses(scenarios: list[Scenario]) -> dict[str, dict[tuple[Place, str], list[Use]]]:
+    """Where the real scenarios give each key, by game."""
+    return {game_id: given([s for s in scenarios if s.game == game_id], game) for game_id, game in suite.games().items()}
 
 
-def _first_change(game_id: str, place: Place, key: str, schema: Any, given: list[Scenario]) -> str | None:
-    """How the first of the scenarios giving ``key`` at ``place`` changes with it, or why none does."""
-    game = suite.games()[game_id]
-    found = [Use(scenario, path) for scenario in given for path in uses(scenario, game, place, key)]
-    if not found:
-        return None
+def _first_change(found: list[Use], key: str, schema: Any) -> str | None:
+    """How the first of the scenarios giving ``key`` changes with it taken out or changed, or None."""
     for use in found[:USES]:
         how = changed(suite.default(), use, key, schema)
         if how is not None:
@@ -57,43 +51,36 @@ def _keys() -> list[tuple[str, Place, str, Any]]:
             for place, keys in optional_keys(game).items() for key, schema in keys.items()]
 
 
-def test_every_optional_key_changes_some_outcome(by_game: dict[str, list[Scenario]]) -> None:
-    silent = []
-    for game_id, place, key, schema in _keys():
-        if (game_id, str(place), key) in PENDING:
-            continue
-        if _first_change(game_id, place, key, schema, by_game.get(game_id, [])) is None:
-            silent.append(f"{game_id}: {key} at {place}")
+def test_every_optional_key_changes_some_outcome(uses: dict[str, dict[tuple[Place, str], list[Use]]]) -> None:
+    silent = [f"{game_id}: {key} at {place}" for game_id, place, key, schema in _keys()
+              if (game_id, str(place), key) not in PENDING and _first_change(uses[game_id].get((place, key), []), key, schema) is None]
     assert not silent, "keys no scenario shows counting:\n" + "\n".join(silent)
 
 
-def test_every_key_given_to_a_kind_counts_there(by_game: dict[str, list[Scenario]]) -> None:
+def test_every_key_given_to_a_kind_counts_there(uses: dict[str, dict[tuple[Place, str], list[Use]]]) -> None:
     """A key every kind of a family takes is read for the kinds the scenarios give it to: each such kind shows it."""
     silent = []
     for game_id, place, key, schema in _keys():
-        if place.name is not None:
-            continue
-        for kind in suite.games()[game_id].vocabulary.effects[place.family].names:
-            own = Place(place.family, kind)
-            given = by_game.get(game_id, [])
-            if any(True for scenario in given for _ in uses(scenario, suite.games()[game_id], own, key)) \
-                    and _first_change(game_id, own, key, schema, given) is None:
-                silent.append(f"{game_id}: {key} at {own}")
+        if place.name is None:
+            for kind in suite.games()[game_id].vocabulary.effects[place.family].names:
+                found = uses[game_id].get((Place(place.family, kind), key), [])
+                if found and _first_change(found, key, schema) is None:
+                    silent.append(f"{game_id}: {key} at {Place(place.family, kind)}")
     assert not silent, "keys given to a kind that change nothing there:\n" + "\n".join(silent)
 
 
-def test_the_pending_keys_are_still_accepted_and_silent(by_game: dict[str, list[Scenario]]) -> None:
+def test_the_pending_keys_are_still_accepted_and_silent(uses: dict[str, dict[tuple[Place, str], list[Use]]]) -> None:
     """A pending key the schema no longer takes, or that a scenario now shows counting, leaves the list."""
     accepted = {(game_id, str(place), key): (place, schema) for game_id, place, key, schema in _keys()}
     stale = [entry for entry in PENDING if entry not in accepted]
     shown = [entry for entry in PENDING if entry in accepted
-             and _first_change(entry[0], accepted[entry][0], entry[2], accepted[entry][1], by_game.get(entry[0], [])) is not None]
+             and _first_change(uses[entry[0]].get((accepted[entry][0], entry[2]), []), entry[2], accepted[entry][1]) is not None]
     assert not stale and not shown, (stale, shown)
 
 
-def test_a_key_that_changes_nothing_is_told_from_one_that_does(by_game: dict[str, list[Scenario]]) -> None:
+def test_a_key_that_changes_nothing_is_told_from_one_that_does(scenarios: list[Scenario]) -> None:
     """The check can fail: a scenario's notes change no outcome; the MAMODO card that PROTECTS does."""
-    scenario = next(s for s in by_game["zatch-bell"] if s.id == "zb-attacker-wins-protect-injury-and-effects")
+    scenario = next(s for s in scenarios if s.id == "zb-attacker-wins-protect-injury-and-effects")
     resolve = next(a.index for a in scenario.actions if a.data.get("action") == "resolve")
     assert changed(suite.default(), Use(scenario, ("actions", resolve)), "protect", {}) is not None
     assert changed(suite.default(), Use(scenario, ()), "notes", {}) is None

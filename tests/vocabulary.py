@@ -56,20 +56,23 @@ def optional_keys(game: AnyGame) -> dict[Place, dict[str, Any]]:
     return places
 
 
-def uses(scenario: Scenario, game: AnyGame, place: Place, key: str) -> Iterator[tuple[str | int, ...]]:
-    """The paths of the mappings of ``scenario`` that give ``key`` at ``place``."""
-    data = scenario.raw
-    if place.family == "action":
+def given(scenarios: list[Scenario], game: AnyGame) -> dict[tuple[Place, str], list[Use]]:
+    """Where ``scenarios`` give each key: by (place, key), the mappings that hold it. An effect's key is listed at its own
+    kind and at its family (any kind)."""
+    found: dict[tuple[Place, str], list[Use]] = {}
+    for scenario in scenarios:
+        data = scenario.raw
         for index, action in enumerate(data.get("actions", [])):
-            if action.get("action") == place.name and key in action:
-                yield ("actions", index)
-        return
-    kinds = game.vocabulary.effects[place.family]
-    for path, node in _mappings(data.get("cards", {}), ("cards",)):
-        kind = node.get("kind")
-        if kind in kinds and key in node and (place.name is None or kind == place.name) \
-                and set(node) - {"kind"} <= set(kinds[kind].params):
-            yield path
+            for key in action:
+                found.setdefault((Place("action", action.get("action")), key), []).append(Use(scenario, ("actions", index)))
+        for path, node in _mappings(data.get("cards", {}), ("cards",)):
+            kind = node.get("kind")
+            for family, kinds in game.vocabulary.effects.items():
+                if kind in kinds and set(node) - {"kind"} <= set(kinds[kind].params):
+                    for key in node:
+                        for place in (Place(family, kind), Place(family, None)):
+                            found.setdefault((place, key), []).append(Use(scenario, path))
+    return found
 
 
 def _mappings(node: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
