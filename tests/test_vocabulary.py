@@ -22,12 +22,10 @@ USES = 12
 
 #: Keys no scenario of this repository shows counting yet, by (game, place, key), with what they are waiting for.
 PENDING: dict[tuple[str, str, str], str] = {
-    **{("yugioh-dm2", f"effect {kind}", "mandatory"): "no scenario shows an optional effect declined"
-       for kind in ("change-def", "change-atk", "destroy", "return-to-hand", "move", "special-summon", "gain-lp", "damage")},
-    **{("yugioh-dm2", f"effect {kind}", "target"): "no scenario gives it"
-       for kind in ("change-def", "change-atk", "return-to-hand", "move")},
-    ("yugioh-dm2", "effect change-def", "until"): "no scenario gives it",
-    ("yugioh-dm2", "effect move", "zone"): "no scenario gives it",
+    # "mandatory" orders the effects triggered together after damage calculation (a Chain); these kinds need a target, which a
+    # triggered effect there is not given, so none of them can be triggered with another
+    **{("yugioh-dm2", f"effect {kind}", "mandatory"): "read only in a Chain of triggered effects, which these kinds cannot join"
+       for kind in ("change-def", "change-atk", "destroy", "return-to-hand", "move")},
 }
 
 
