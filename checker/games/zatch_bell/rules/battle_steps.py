@@ -204,13 +204,15 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
 
 def _spell_boosts(context: Context, player: Player, state: State, spell: SpellOut | None) -> int:
     """EVENT cards' Power, until the END PHASE, for the SPELL cards of one MAMODO: this SPELL card's, if it is one of them."""
-    played_for = state.card(spell.card).mamodo if spell is not None else None
+    if spell is None:
+        return 0
+    played_for = state.card(spell.card).mamodo
     added = 0
     for kept in player.kept:
         if kept.zone == "turn" and kept.effect.kind == "power" and kept.effect.target == played_for:
             added += kept.effect.amount
-            context.note("zb.event.until-end-phase", f"{kept.source}: +{kept.effect.amount} Power to {spell.card if spell else ''}, a "
-                         f"SPELL card of {played_for}", involves=[card(kept.source)], amount=kept.effect.amount)
+            context.note("zb.event.until-end-phase", f"{kept.source}: +{kept.effect.amount} Power to {spell.card}, a SPELL card of "
+                         f"{played_for}", involves=[card(kept.source)], amount=kept.effect.amount)
     return added
 
 

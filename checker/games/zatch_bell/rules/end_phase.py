@@ -12,8 +12,8 @@ from checker.engine.vocabulary import ref
 
 from ..state import LAST_OPENING, Effect, Kept, Mamodo, Player, State
 from .common import (
-    ACTION, BOOK, CANNOT, END_PHASE_ORDER, INJURY, MAX_IN_PLAY, MP, MP_PER_PAGE, PETRIFIED, PETRIFIED_INJURY, PETRIFIED_NO_MAMODO, RECOVERY_MP,
-    STANDBY, _turn_steps, card, steps, vocabulary,
+    ACTION, BOOK, CANNOT, END_PHASE_ORDER, INJURY, MAX_IN_PLAY, MP, MP_PER_PAGE, PETRIFIED, PETRIFIED_INJURY, PETRIFIED_NO_MAMODO,
+    RECOVERY_MP, STANDBY, _turn_steps, card, steps, vocabulary,
 )
 from .resolving import (
     _activate_kept, _expire_standby, _expire_stay, _in_play_effects, _kept, _prohibition, _resolve_effect, _send_to_discard,
