@@ -68,7 +68,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("revision", nargs="?", metavar="REV", help="the revision to compare with (default: the merge base with main)")
     compare.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: the repository's scenarios)")
-    compare.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    compare.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                         help="text for a terminal (default), markdown for a pull-request comment, json for tools")
+    compare.add_argument("--link-base", metavar="URL",
+                         help="with --format markdown, link each file at URL/PATH (e.g. the pull request's head on the forge); "
+                              "without it, paths are shown, not linked")
 
     new = commands.add_parser("new", help="write a skeleton scenario of GAME: a valid question to start a dispute from")
     new.add_argument("game", metavar="GAME")
@@ -193,7 +197,7 @@ def _diff(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(diff_format.as_json(result), indent=2))
     else:
-        print(diff_format.markdown(result) if args.format == "markdown" else diff_format.text(result))
+        print(diff_format.markdown(result, args.link_base) if args.format == "markdown" else diff_format.text(result))
     return 1 if result.changed else 0
 
 
@@ -207,10 +211,12 @@ def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
     root = gitrev.repository_root(here)
     try:
         base = gitrev.resolve(root, revision)
-    except InputError as error:
-        if revision is not None and (here / revision).exists():
-            raise InputError(error.message, expected=f"a revision before the paths: checker diff main {revision}") from None
-        raise
+    except InputError:
+        if revision is None or not (here / revision).exists():
+            raise
+        # A path where the revision goes (`checker diff scenarios/x`): the path, against the default revision.
+        revision, paths = None, [revision, *paths]
+        base = gitrev.resolve(root, None)
     relative = gitrev.relative_paths(root, here, paths) if paths else ["scenarios"]
     with gitrev.checked_out(root, base) as tree, ThreadPoolExecutor(max_workers=2) as pool:
         for path, shown in zip(relative, paths or relative, strict=True):
@@ -242,18 +248,17 @@ def _new(args: argparse.Namespace) -> int:
         if item.game != game.id:
             raise InputError(f"{args.source} is a scenario of {item.game}, not {game.id}", expected=f"a {game.id} scenario after --from")
         source = item
-    target = Path(args.output) if args.output else None
-    folders = [path for path in (Path("scenarios"), target.parent if target else None) if path and path.is_dir()]
-    taken = skeleton.known_ids(path for folder in folders for path in suite.scenario_files([folder]))
-    schema_ref = skeleton.DEFAULT_SCHEMA_REF
-    if target is not None:
-        schema_ref = schema_reference(SCHEMA_PATH, target.parent)
-    text = skeleton.skeleton(game, question=args.question, source=source, taken=taken, schema_ref=schema_ref)
-    if target is None:
-        print(text, end="")
-    else:
-        skeleton.write_new(target, text)
-        print(f"wrote {target}", file=sys.stderr)
+    if args.output is None:
+        taken = skeleton.known_ids(suite.scenario_files(["scenarios"])) if Path("scenarios").is_dir() else set()
+        print(skeleton.skeleton(game, question=args.question, source=source, taken=taken, schema_ref=skeleton.DEFAULT_SCHEMA_REF), end="")
+        return 0
+    # One file is written: its id is its name, and no folder is read to choose it.
+    target = Path(args.output)
+    schema_ref = schema_reference(SCHEMA_PATH, target.parent)
+    text = skeleton.skeleton(game, question=args.question, source=source, taken=set(), schema_ref=schema_ref,
+                             named=skeleton.id_from_name(target))
+    skeleton.write_new(target, text)
+    print(f"wrote {target}", file=sys.stderr)
     return 0
 
 

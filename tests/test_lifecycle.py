@@ -294,13 +294,33 @@ def test_new_prints_to_stdout_a_file_for_the_scenarios_folder(tmp_path: Path, ca
     assert first == f"{MODELINE}../../schema/scenario.schema.json"
 
 
-def test_new_takes_an_id_no_scenario_uses(tmp_path: Path, monkeypatch) -> None:
+def test_new_takes_an_id_no_scenario_uses_when_printing(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "scenarios" / MR, "taken.yaml", f"id: new-{MR}-dispute\n")
     write(tmp_path / "scenarios" / MR, "taken-too.yaml", f"id: new-{MR}-dispute-2\n")
-    target = tmp_path / "scenarios" / MR / "mine.yaml"
+    assert main(["new", MR]) == 0
+    assert f"\nid: new-{MR}-dispute-3\n" in capsys.readouterr().out
+
+
+def test_new_output_is_named_by_its_file_and_reads_no_folder(tmp_path: Path, monkeypatch) -> None:
+    """One file is written: nothing under its folder is read, not even a loop of links or a folder of no scenario."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop").mkdir()
+    (tmp_path / "loop" / "back").symlink_to(tmp_path, target_is_directory=True)
+    write(tmp_path, "notes.txt", "not a scenario\n")
+    target = tmp_path / "My Dispute.yaml"
     assert main(["new", MR, "--output", str(target)]) == 0
-    assert f"\nid: new-{MR}-dispute-3\n" in target.read_text(encoding="utf-8")
+    assert "\nid: my-dispute\n" in target.read_text(encoding="utf-8")
+    assert main(["check", str(target)]) == 0
+
+
+def test_new_output_where_no_file_can_be_written_is_one_message(capsys) -> None:
+    assert main(["new", MR, "--output", "/proc/version"]) == 2
+    assert main(["new", MR, "--output", "/proc/no-such-dir/x.yaml"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.splitlines()) == 2
+    assert "/proc/version already exists: not overwriting it" in err
+    assert "cannot write /proc/no-such-dir/x.yaml" in err
 
 
 def test_new_never_overwrites_a_file(tmp_path: Path, capsys) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from checker.engine.catalogue import Catalogue
 from checker.run.citations import uncited
 from checker.run.compare import Mismatch, flatten, shown
-from checker.engine.errors import InputError
+from checker.engine.errors import InputError, Rejection
 from checker.engine.game import AnyGame
 from checker.run.runner import RunResult, refused_what
 from checker.engine.trace import TraceStep
@@ -47,7 +47,25 @@ def details(result: RunResult) -> list[str]:
 def check_text(result: RunResult, games: Mapping[str, AnyGame]) -> str:
     """A result as ``checker check`` prints it: its headline, then whatever details it has."""
     note = citation_note(result, games[result.scenario.game].catalogue) if result.scenario else ""
-    return "\n".join([headline(result) + note, *details(result)])
+    refused = refusal_lines(result) if result.verdict == "question" else []
+    return "\n".join([headline(result) + refusal_note(result) + note, *refused, *details(result)])
+
+
+def refusal_note(result: RunResult) -> str:
+    """What the rules refused, as a suffix for the headline ('' if nothing): each refusal with its reason
+    and the ruling applied."""
+    if result.verdict in ("invalid", "error") or not result.rejections:
+        return ""
+    return "  refused: " + "; ".join(f"{refused_what(index)} ({_reason(rejection)})" for index, rejection in sorted(result.rejections.items()))
+
+
+def refusal_lines(result: RunResult) -> list[str]:
+    """Each refusal in the rules' words, one line each, for a question (a file that expects nothing)."""
+    return [f"    {refused_what(index)} refused: {_reason(rejection)}: {rejection.message}" for index, rejection in sorted(result.rejections.items())]
+
+
+def _reason(rejection: Rejection) -> str:
+    return f"{rejection.reason}, by {rejection.ruling}" if rejection.ruling else rejection.reason
 
 
 def _where(result: RunResult, mismatch: Mismatch) -> str:
@@ -90,8 +108,7 @@ def explain(result: RunResult) -> str:
         return headline(result)
     parts = [f"{result.scenario.id}: {result.scenario.title}", f"verdict: {LABELS[result.verdict]}"]
     parts += details(result)
-    for index, rejection in sorted(result.rejections.items()):
-        parts.append(f"{refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
+    parts += [line.strip() for line in refusal_lines(result)]
     if result.readings:
         parts.append("readings of ambiguous rulings used: " + ", ".join(f"{r}={n}" for r, n in result.readings.items()))
     parts.append("trace:")

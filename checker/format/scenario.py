@@ -176,6 +176,7 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
         )
         for index, item in enumerate(data.get("actions", []))
     )
+    ruling = _dispute_ruling(data["ruling"], game) if "ruling" in data else None
     return Scenario(
         path=path,
         document=document,
@@ -187,7 +188,7 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
         status=data.get("status", "confirmed"),
         notes=data.get("notes", ""),
         assumptions=tuple(data.get("assumptions", ())),
-        readings=dict(data.get("readings", {})),
+        readings=_in_force(data.get("readings", {}), ruling),
         cards=dict(data.get("cards", {})),
         initial=data["initial"],
         actions=actions,
@@ -196,8 +197,25 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
         expect_cites=tuple(data.get("expect_cites", ())),
         expect_not_cited=tuple(data.get("expect_not_cited", ())),
         expect_trace=tuple(_expected_step(raw) for raw in data.get("expect_trace", ())),
-        ruling=_dispute_ruling(data["ruling"], game) if "ruling" in data else None,
+        ruling=ruling,
     )
+
+
+def _in_force(pinned: Mapping[str, str], ruling: DisputeRuling | None) -> dict[str, str]:
+    """The readings a scenario is played under: those it pins, and those its ruling adopted.
+
+    A ruled dispute is checked under the reading adopted; a pin that says otherwise is an error,
+    not silently overridden.
+    """
+    adopted = ruling.readings if ruling else {}
+    for ruling_id, reading in pinned.items():
+        if ruling_id in adopted and adopted[ruling_id] != reading:
+            raise InputError(
+                f"'readings:' pins {ruling_id} = {reading}, but the ruling adopted {adopted[ruling_id]}",
+                path=("readings", ruling_id),
+                expected=f"{ruling_id}: {adopted[ruling_id]} under 'readings:', or no pin: the ruling's reading applies",
+            )
+    return {**pinned, **adopted}
 
 
 def _expected_step(raw: Mapping[str, Any]) -> ExpectedStep:

@@ -166,7 +166,8 @@ def ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
         adopted = ", ".join(f"{a(here, view.ruling_page(r), r)} = <code>{esc(name)}</code>" for r, name in ruling.readings.items())
     else:
         adopted = esc(ruling.outcome)
-    by = f" by {esc(ruling.by)}" if ruling.by else ""
+    # No full stop straight after the date: text taken from the page (search, a reader) would show "2025-01-15 ."
+    by = f" by {esc(ruling.by)}." if ruling.by else ""
     return (f'<p class="rk-adopted">Adopted: {adopted}</p>'
             f'<blockquote class="rk-reasoning">{esc(ruling.reasoning)}</blockquote>'
-            f'<p class="rk-ruled-on">Ruled on <time datetime="{ruling.date.isoformat()}">{ruling.date.isoformat()}</time>{by}.</p>')
+            f'<p class="rk-ruled-on">Ruled on <time datetime="{ruling.date.isoformat()}">{ruling.date.isoformat()}</time>{by}</p>')
