@@ -215,7 +215,7 @@ def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
         if revision is None or not (here / revision).exists():
             raise
         # A path where the revision goes (`checker diff scenarios/x`): the path, against the default revision.
-        revision, paths = None, [revision, *paths]
+        paths = [revision, *paths]
         base = gitrev.resolve(root, None)
     relative = gitrev.relative_paths(root, here, paths) if paths else ["scenarios"]
     with gitrev.checked_out(root, base) as tree, ThreadPoolExecutor(max_workers=2) as pool:

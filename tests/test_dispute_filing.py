@@ -95,3 +95,40 @@ def test_a_golden_file_says_what_was_refused_on_its_result_line(tmp_path: Path, 
     path.write_text(QUESTION.replace("{Pixie: 3}}", "{Pixie: 3}, reject: {reason: not-your-turn}}"), encoding="utf-8")
     assert main(["check", str(path)]) == 0
     assert capsys.readouterr().out.splitlines()[0].endswith("refused: action 1 (not-your-turn)")
+
+
+PROPOSED = """status: disputed
+proposed_ambiguity:
+  passage: The monster that attacks uses the card.
+  line: 12
+  readings:
+    - Only the monster named on the card may use it.
+    - Any monster of the attacking Breeder may use it.
+"""
+
+
+def test_readings_names_the_ambiguity_a_dispute_proposes(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "q.yaml"
+    path.write_text(QUESTION + PROPOSED, encoding="utf-8")
+    assert main(["readings", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "refused-question: its verdict depends on no reading of an ambiguous ruling the catalogue lists."
+    assert "proposes an ambiguity the catalogue does not list (line 12 of the source)" in out[1]
+    assert out[2:] == ['  "The monster that attacks uses the card."', "  - Only the monster named on the card may use it.",
+                       "  - Any monster of the attacking Breeder may use it."]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("status: disputed\n", ""), "a scenario with 'proposed_ambiguity:' is a dispute (expected 'status: disputed' in this file)"),
+        (("  line: 12\n", ""), "missing key 'line'"),
+        (("    - Any monster of the attacking Breeder may use it.\n", ""), "fewer than the 2 required"),
+    ],
+)
+def test_a_wrong_proposed_ambiguity_is_invalid_with_its_line(tmp_path: Path, capsys, change: tuple[str, str], message: str) -> None:
+    path = tmp_path / "q.yaml"
+    path.write_text(QUESTION + PROPOSED.replace(*change), encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    out = capsys.readouterr().out
+    assert "q.yaml:" in out and message in out and "Traceback" not in out

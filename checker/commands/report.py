@@ -13,6 +13,7 @@ from checker.engine.game import AnyGame
 from checker.run.runner import RunResult, refused_what
 from checker.engine.trace import TraceStep
 from checker.format.yamlwrite import yaml_text
+from checker.format.scenario import ProposedAmbiguity
 
 if TYPE_CHECKING:  # annotations only: the first two build on this module, readings only `checker readings` needs
     from checker.commands.disputes import Finding
@@ -184,7 +185,10 @@ def readings_text(survey: Survey, *, verbose: bool = False) -> str:
     ``verbose`` adds every run's verdict, refusals, mismatches and every outcome fact that differs between runs.
     """
     own = survey.own.result
+    proposed = _proposed_lines(own.scenario.proposed) if own.scenario and own.scenario.proposed else []
     if not survey.touched:
+        if proposed:
+            return "\n".join([f"{own.id}: its verdict depends on no reading of an ambiguous ruling the catalogue lists.", *proposed])
         return f"{own.id}: touches no ambiguous ruling: its outcome does not depend on any reading."
     in_force = ", ".join(f"{ruling}={_tagged(survey, ruling, name)}" for ruling, name in survey.own.readings.items())
     lines = [f"{own.id}: {LABELS[own.verdict]} as the file reads them: {in_force}"]
@@ -200,16 +204,31 @@ def readings_text(survey: Survey, *, verbose: bool = False) -> str:
         lines.append(f"passes under every reading of {rulings}")
     elif survey.same_answer_under_every_reading:
         lines.append(f"gives the same answer under every reading of {rulings}")
-    return "\n".join(lines)
+    return "\n".join(lines + proposed)
+
+
+def _proposed_lines(proposed: ProposedAmbiguity) -> list[str]:
+    """The ambiguity the file proposes, which no engine switch reads yet: the checker cannot vary it."""
+    return [
+        f"It proposes an ambiguity the catalogue does not list (line {proposed.line} of the source), "
+        "which the checker cannot vary until the catalogue adds it:",
+        f"  \"{proposed.passage}\"",
+        *(f"  - {reading}" for reading in proposed.readings),
+    ]
 
 
 def _tagged(survey: Survey, ruling: str, name: str) -> str:
+    scenario = survey.own.result.scenario
+    if scenario and scenario.ruling and scenario.ruling.readings.get(ruling) == name:
+        return f"{name} (adopted by the ruling)"
     return f"{name} ({'pinned' if survey.pinned.get(ruling) == name else 'default'})"
 
 
 def _ruling_verdict(survey: Survey, ruling: str) -> str:
     if ruling in survey.held:
-        return f"pinned to {survey.pinned[ruling]} by the file, not varied (--vary-pinned varies it)"
+        scenario = survey.own.result.scenario
+        by = "the ruling adopted" if scenario and scenario.ruling and ruling in scenario.ruling.readings else "pinned by the file"
+        return f"{survey.pinned[ruling]}, {by}: not varied (--vary-pinned varies it)"
     [variation] = (v for v in survey.variations if v.ruling == ruling)
     context = _departure(survey, variation)
     verdict = "changes the outcome" if variation.changes_the_outcome else "no difference here"

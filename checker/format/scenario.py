@@ -56,6 +56,16 @@ class DisputeRuling:
 
 
 @dataclass(frozen=True)
+class ProposedAmbiguity:
+    """An ambiguity a dispute proposes (its ``proposed_ambiguity:`` key): one the catalogue does not list,
+    so no engine switch reads it yet; whoever keeps the catalogue decides whether to add it."""
+
+    passage: str  # in the words of the source
+    line: int  # in the source document
+    readings: tuple[str, ...]  # each in words
+
+
+@dataclass(frozen=True)
 class ExpectedStep:
     """A step the run's trace must hold: one that cites ``cites`` (any ruling or none, when it is
     ``None``), involves at least ``involves`` and shows at least ``values`` (the numbers the step
@@ -103,6 +113,7 @@ class Scenario:
     expect_not_cited: tuple[str, ...] = ()  # rulings the run's trace must not cite
     expect_trace: tuple[ExpectedStep, ...] = ()  # steps the run's trace must hold
     ruling: DisputeRuling | None = None  # the ruling made, when the dispute was ruled on
+    proposed: ProposedAmbiguity | None = None  # an ambiguity the catalogue does not list, proposed by the dispute
 
     @property
     def is_open_dispute(self) -> bool:
@@ -148,13 +159,9 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
     data = document.data
     if not isinstance(data, dict):
         raise InputError("a scenario is a mapping of keys", expected="'id:', 'game:', 'title:' ... at the top level")
-    if "ruling" in data and data.get("status") != "disputed":
-        raise InputError(
-            "a scenario with 'ruling:' records the ruling made on a dispute",
-            path=("ruling",),
-            on_key=True,
-            expected="'status: disputed' in this file",
-        )
+    for key, what in (("ruling", "records the ruling made on a dispute"), ("proposed_ambiguity", "is a dispute")):
+        if key in data and data.get("status") != "disputed":
+            raise InputError(f"a scenario with '{key}:' {what}", path=(key,), on_key=True, expected="'status: disputed' in this file")
     game_id = data.get("game")
     if isinstance(game_id, str) and game_id not in games:
         raise InputError(
@@ -198,7 +205,12 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
         expect_not_cited=tuple(data.get("expect_not_cited", ())),
         expect_trace=tuple(_expected_step(raw) for raw in data.get("expect_trace", ())),
         ruling=ruling,
+        proposed=_proposed(data["proposed_ambiguity"]) if "proposed_ambiguity" in data else None,
     )
+
+
+def _proposed(raw: Mapping[str, Any]) -> ProposedAmbiguity:
+    return ProposedAmbiguity(passage=raw["passage"], line=raw["line"], readings=tuple(raw["readings"]))
 
 
 def _in_force(pinned: Mapping[str, str], ruling: DisputeRuling | None) -> dict[str, str]:
