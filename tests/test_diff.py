@@ -17,6 +17,7 @@ import pytest
 
 from checker.cli import main
 from tests.conftest import ROOT, SCENARIOS
+from tests.test_cli_conventions import output_validator
 
 MR = "scenarios/monster-rancher-bc2"
 
@@ -133,6 +134,7 @@ def test_json_for_tools(changed: Path, monkeypatch, capsys) -> None:
     code, out, _ = _diff(changed, monkeypatch, capsys, "main", "--format", "json")
     data = json.loads(out)
     assert code == 1
+    output_validator("diff").validate(data)
     assert data["base"] == {"revision": "main", "commit": _git(changed, "rev-parse", "HEAD")}
     assert data["changed"] is True
     assert data["counts"] == {

@@ -160,7 +160,7 @@ def result_json(result: RunResult, *, with_trace: bool = False, with_outcome: bo
         "path": result.path,
         "verdict": result.verdict,
         "mismatches": [dict(where=label, **m.to_json()) for label, m in result.mismatches],
-        "rejections": {str(i + 1): {"reason": r.reason, "message": r.message} for i, r in result.rejections.items()},
+        "rejections": {str(i + 1): {"reason": r.reason, "message": r.message, "ruling": r.ruling} for i, r in result.rejections.items()},
         "readings": result.readings,
     }
     if result.error is not None:
