@@ -13,8 +13,10 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
+from checker.commands.words import action_words
+from checker.engine.catalogue import Ruling
 from checker.run.compare import shown
 from checker.commands.readings import Variation
 from checker.format.yamlwrite import yaml_text
@@ -22,6 +24,8 @@ from checker.format.scenario import MODELINE, schema_reference
 
 #: Scenario data: ``initial``, ``cards`` (optional) and ``actions``, as a scenario file writes them.
 ScenarioData = dict[str, Any]
+#: The longest title the scenario format accepts.
+TITLE_LIMIT = 200
 #: Differing facts named in a candidate's notes, per reading; the file itself shows the rest.
 FACTS_IN_NOTES = 6
 #: How :attr:`checker.commands.readings.Branch.asserted` labels a question's outcome facts; the notes leave it out.
@@ -39,13 +43,13 @@ def candidate_id(ruling: str, data: ScenarioData) -> str:
     return f"candidate-{re.sub(r'[^a-z0-9]+', '-', ruling.lower()).strip('-')}-{digest}"
 
 
-def document(game_id: str, ruling: str, data: ScenarioData, notes: str = "") -> dict[str, Any]:
+def document(game_id: str, ruling: Ruling, data: ScenarioData, notes: str = "") -> dict[str, Any]:
     """The candidate as a scenario file's data, keys in the order a person reads them."""
     doc: dict[str, Any] = {
-        "id": candidate_id(ruling, data),
+        "id": candidate_id(ruling.id, data),
         "game": game_id,
-        "title": f"Found automatically: the reading of {ruling} changes this outcome",
-        "rulings": [ruling],
+        "title": question(ruling, data["actions"]),
+        "rulings": [ruling.id],
         "status": "disputed",
         "notes": notes,
     }
@@ -54,6 +58,18 @@ def document(game_id: str, ruling: str, data: ScenarioData, notes: str = "") -> 
     doc["initial"] = data["initial"]
     doc["actions"] = data["actions"]
     return doc
+
+
+def question(ruling: Ruling, actions: Sequence[Mapping[str, Any]]) -> str:
+    """The title a judge would give the candidate: where in the rules, after what, and which reading holds."""
+    where = ", ".join(ruling.section[-2:])
+    names = [reading.name.replace("-", " ") for reading in ruling.readings]
+    readings = ", ".join(names[:-1]) + f" or {names[-1]}"
+    last = action_words(actions[-1]) if actions else "setting up"
+    room = TITLE_LIMIT - len(f"{where}: after , is it {readings}?")
+    if len(last) > room:
+        last = last[: max(0, room - 1)].rstrip(" ,—") + "…"
+    return f"{where}: after {last}, is it {readings}?"
 
 
 def notes(variation: Variation) -> str:

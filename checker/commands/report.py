@@ -290,7 +290,9 @@ def gaps_lines(found: Gaps, shown: int = 10) -> list[str]:
     """Where disputes may hide, for reviewers: uncited rulings, then the pairs no scenario connects."""
     lines = [f"Rulings no scenario or question cites ({len(found.uncited)})" + (": " + ", ".join(found.uncited) if found.uncited else "")]
     pairs = found.unconnected
-    head = f"Pairs of {', '.join(found.kinds) or 'entities'} no scenario connects ({len(pairs)})"
+    head = f"Pairs of the game's own {', '.join(found.kinds) or 'entities'} no scenario connects ({len(pairs)})"
     lines.append(head + (f", the {min(shown, len(pairs))} between the most connected:" if pairs else ""))
+    if found.left_out:
+        lines.append(f"  (not paired: {found.left_out} that scenarios define for themselves, unknown to the game's cards and rules)")
     lines += [f"  {a[1]} ({a[0]}) × {b[1]} ({b[0]})" for a, b in pairs[:shown]]
     return lines

@@ -12,11 +12,12 @@ from checker.run.runner import RunResult
 from checker.format.scenario import DisputeRuling, Scenario
 from checker.site.model import GameView
 from checker.site.pages.kit import (
-    a, code_block, esc, fact_cell, in_words, status_badge, table, verdict_with_readings, yaml_cell,
+    a, code_block, esc, fact_cell, status_badge, table, verdict_with_readings, yaml_cell,
 )
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
 from checker.commands.summary import Shown
+from checker.commands.words import action_words
 from checker.engine.trace import Entity, TraceStep
 
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
@@ -112,12 +113,6 @@ def _demonstrates(view: GameView, here: str, result: Shown) -> str:
         parts.append("<p>Declared by the author, not cited by the trace (not demonstrated): "
                      + ", ".join(a(here, view.ruling_page(r), r) if r in catalogue else esc(r) for r in declared) + "</p>")
     return "".join(parts)
-
-
-def action_words(action: Mapping[str, Any]) -> str:
-    """An action written out from its data: 'attack — player A, monster Pixie, card Jab, target Golem'."""
-    fields = ", ".join(f"{key} {in_words(value)}" for key, value in action.items() if key != "action")
-    return f"{action['action']} — {fields}" if fields else str(action["action"])
 
 
 def _expectation(scenario: Any, action: int | None) -> Any:
