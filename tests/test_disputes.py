@@ -118,6 +118,25 @@ def test_a_candidate_title_asks_which_reading_holds_after_its_last_action() -> N
     assert len(long) <= 200 and long.endswith("…, is it as single battle or nothing marked?")
 
 
+def test_cards_under_code_names_are_named_for_what_they_are() -> None:
+    """A Zatch Bell scenario's 'Card 2E' and 'Event E1' become the words of their definitions, everywhere the data
+    names them, and the question plays the same."""
+    original = yaml.safe_load((SCENARIOS / "zatch-bell" / "event-same-copy-not-twice.yaml").read_text(encoding="utf-8"))
+    actions = [{key: value for key, value in action.items() if key not in ("expect", "reject")} for action in original["actions"]]
+    data = {"cards": original["cards"], "initial": original["initial"], "actions": actions}
+    renamed = candidates.named(data)
+    assert set(renamed["cards"]) == {"PARTNER Zatch Bell, extra-event", "EVENT, lose-mp", "EVENT, lose-mp (2)"}
+    assert renamed["initial"]["players"]["A"]["in_play"] == [{"card": "Zatch Bell", "partner": "PARTNER Zatch Bell, extra-event"}]
+    assert "Card 2E" not in repr(renamed) and "Event E" not in repr(renamed)
+    assert candidates.named({"cards": {"Hydra": {"type": "monster"}}, "initial": {}, "actions": []})["cards"] == {"Hydra": {"type": "monster"}}
+    game = suite.games()["zatch-bell"]
+    ruling = game.catalogue.with_status("ambiguous")[0]
+    runs = [suite.run_one(suite.default().from_data(candidates.document(game.id, ruling, d), "x", validate=True)) for d in (data, renamed)]
+    assert [run.verdict for run in runs] == ["question", "question"]
+    assert [{i: r.reason for i, r in run.rejections.items()} for run in runs] == [{4: "event-this-turn"}] * 2
+    assert [run.outcome["players"]["A"]["mp"] for run in runs] == [4, 4]  # as the original expects
+
+
 def test_a_game_that_lists_no_actions_is_said_so_and_its_gaps_still_reported(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(suite.games()["yugioh-dm2"], "moves", None)

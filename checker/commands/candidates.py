@@ -32,6 +32,49 @@ FACTS_IN_NOTES = 6
 FINAL = "final outcome: "
 
 
+#: A card name that says nothing of the card: a letter code, alone or after one word ("K1", "Card NB", "Event E1").
+PLACEHOLDER = re.compile(r"(?:[A-Z][a-z]+ )?[A-Z0-9]{1,4}")
+
+
+def named(data: ScenarioData) -> ScenarioData:
+    """The data with each card it defines under a code name (``PLACEHOLDER``) renamed for what it is: the words of
+    its definition (``SPELL Zatch Bell, lose-mp``), everywhere the data names it."""
+    cards = data.get("cards") or {}
+    names: dict[str, str] = {}
+    for name, definition in cards.items():
+        if PLACEHOLDER.fullmatch(name) and isinstance(definition, Mapping):
+            words = _what_it_is(definition)
+            if words:
+                names[name] = _unique(words, {*cards, *names.values()})
+    return _renamed(data, names) if names else data
+
+
+def _what_it_is(definition: Mapping[str, Any]) -> str:
+    """A card definition's text values, then the kinds of its effects."""
+    said = [value for value in definition.values() if isinstance(value, str)]
+    kinds = [item["kind"] for value in definition.values() if isinstance(value, list)
+             for item in value if isinstance(item, Mapping) and isinstance(item.get("kind"), str)]
+    return " ".join(said) + (", " if said and kinds else "") + ", ".join(dict.fromkeys(kinds))
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    number = 2
+    candidate = name
+    while candidate in taken:
+        candidate, number = f"{name} ({number})", number + 1
+    return candidate
+
+
+def _renamed(value: Any, names: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, Mapping):
+        return {_renamed(key, names): _renamed(item, names) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_renamed(item, names) for item in value]
+    return value
+
+
 def canonical(data: Mapping[str, Any]) -> str:
     """The data as one stable text (what a candidate's id hashes)."""
     return json.dumps(data, sort_keys=True, default=str)

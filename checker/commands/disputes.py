@@ -153,6 +153,9 @@ def find_disputes(
         if found is None:
             findings.append(Finding(ruling))
             continue
+        renamed = candidates.named(found)
+        if renamed is not found and _judge(game, ruling, suite)(renamed):
+            found = renamed  # its cards named for what they are, where that leaves the divergence as it was
         variation = divergence(_question(game, ruling, suite, found), game, ruling)
         assert variation is not None  # the search judged it divergent
         doc = candidates.document(game.id, game.catalogue[ruling], found, candidates.notes(variation))
