@@ -67,8 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                f"is described by a JSON Schema in {OUTPUT_SCHEMAS.as_posix()}/.",
     )
     parser.add_argument("--version", action=_Version, help="print the checker's version and exit")
-    parser.add_argument("--completion", action=_Completion, choices=("bash", "zsh", "fish"),
-                        help="print the script that completes checker's commands and options in SHELL, and exit")
+    parser.add_argument("--completion", action=_Completion, choices=("bash", "zsh", "fish"), metavar="SHELL",
+                        help="print the script that completes checker's commands and options in SHELL (bash, zsh or fish), and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = commands.add_parser("check", help="check scenario files or folders; one line per scenario")

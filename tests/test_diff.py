@@ -123,7 +123,7 @@ def test_an_engine_change_is_reported_file_by_file(changed: Path, monkeypatch, c
         "    verdict: PASS → INVALID",
         f"    now: {MR}/sponge-halves-odd-damage.yaml:{BROKEN_LINE}:1: error: unknown key 'colour' (expected one of 'id',"
         " 'game', 'title', 'rulings', 'expect_cites', 'expect_not_cited', 'expect_trace', 'tags', 'status', 'notes',"
-        " 'assumptions', 'readings' and 6 more)",
+        " 'assumptions', 'readings' and 7 more)",
         "2 verdicts changed, 1 answer changed, 12 facts changed in 2 files, 0 rulings newly cited, 1 no longer cited,"
         " 1 file became invalid, 0 became valid, 0 added, 0 removed",
     ]
