@@ -80,3 +80,4 @@ def test_the_readme_walks_a_judge_from_a_new_file_to_the_site(tmp_path: Path, mo
     page = (site / game / "scenarios" / "light-beside-three-tie" / "index.html").read_text(encoding="utf-8")
     used = page[page.index("Readings used:") :]
     assert "mcs.amb.light-with-three</a> = <code>tie</code>" in used[: used.index("</p>")]
+    assert "Pinned readings" not in page  # the reading is the ruling's, shown with it, not a pin

@@ -36,9 +36,11 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     ]
     if scenario.assumptions:
         body.append("<h2>Assumptions</h2><ul>" + "".join(f"<li>{esc(x)}</li>" for x in scenario.assumptions) + "</ul>")
-    if scenario.readings:
+    adopted = scenario.ruling.readings if scenario.ruling else {}
+    pinned = {r: n for r, n in scenario.readings.items() if r not in adopted}  # the ruling's are shown with it
+    if pinned:
         body.append("<p>Pinned readings: " + ", ".join(
-            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in scenario.readings.items()
+            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in pinned.items()
         ) + "</p>")
     body.append("<h2>Initial state</h2>")
     body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
