@@ -132,3 +132,15 @@ def test_a_wrong_proposed_ambiguity_is_invalid_with_its_line(tmp_path: Path, cap
     assert main(["check", str(path)]) == 2
     out = capsys.readouterr().out
     assert "q.yaml:" in out and message in out and "Traceback" not in out
+
+
+def test_a_refusal_names_the_ruling_the_rules_applied(tmp_path: Path, capsys) -> None:
+    """Many Marios refuses an army over the challenge's Army Points by its AP limit ruling."""
+    text = (SCENARIOS / "many-marios-0" / "ap-limit.yaml").read_text(encoding="utf-8")
+    question = text[: text.index("\nexpect:")].replace(", reject: {reason: over-ap-limit}}", "}") + "\n"
+    path = tmp_path / "ap.yaml"
+    path.write_text(question, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    first, second = capsys.readouterr().out.splitlines()[:2]
+    assert first.startswith("ANSWER") and first.endswith("refused: action 1 (over-ap-limit, by mm.army.ap-limit)")
+    assert second.startswith("    action 1 refused: over-ap-limit, by mm.army.ap-limit: ")
