@@ -53,6 +53,8 @@ vocabulary.reasons(
 DEALT_CARD_REUSE = "mcs.amb.dealt-card-reuse"
 NUMBER_CHANGE_LASTS = "mcs.amb.number-change-lasts"
 LIGHT_WITH_THREE = "mcs.amb.light-with-three"
+LIGHT_WITH_TWO = "mcs.amb.light-with-two"
+ESCAPED_CARD_ELEMENT = "mcs.amb.escaped-card-element"
 SEVERAL_WINNERS = "mcs.amb.several-winners"
 NO_WINNER = "mcs.amb.no-winner"
 FULL_CHARGE = "mcs.amb.full-charge"
@@ -455,27 +457,50 @@ def skill_element(context: Context, state: State, stage: str, player: Player, pl
 def elemental_boost(context: Context, state: State, action: Mapping[str, Any]) -> None:
     stage = state.stage
     opened = [p.played[stage] for p in state.in_game() if p.played[stage].opened]
-    present = {played.element for played in opened}
+    closed = escaped_elements(context, state, stage, opened)
+    present = {played.element for played in opened} | closed
     three = set(ELEMENTS) <= present
     involved = [element(e) for e in sorted(present)] + [mechanic("Elemental Boost")]
     of_three = [e for e in ELEMENTS if e in present]
-    context.note("mcs.card.elements", f"Of the three Elements ({', '.join(ELEMENTS)}), the opened cards show "
+    counted = "cards counted" if closed else "opened cards"
+    context.note("mcs.card.elements", f"Of the three Elements ({', '.join(ELEMENTS)}), the {counted} show "
                  f"{', '.join(of_three) or 'none'}", involves=[element(e) for e in of_three])
     if "Light" in present and not (three and context.read(LIGHT_WITH_THREE, "tie")):
         winners = [p for p in opened if p.element == "Light"]
         losers = [p for p in opened if p.element != "Light"]
         _boost(context, state, winners, losers, "mcs.boost.light", "Light wins against all Fire, Water and Leaf", involved)
+        if len(of_three) == 2 and context.read(LIGHT_WITH_TWO, "cycle-too"):
+            _cycle(context, state, opened, of_three, involved)
     elif three:
         context.note("mcs.boost.tie", "Fire, Water and Leaf are all present: a tie, no Number is added", involves=involved)
-    elif len(present - {"Light"}) == 2:
-        a, b = sorted(present - {"Light"})
-        win, lose = (a, b) if BEATS[a] == b else (b, a)
-        context.note("mcs.card.element-cycle", f"{lose} < {win}: {win} is strong against {lose}", involves=involved)
-        _boost(context, state, [p for p in opened if p.element == win], [p for p in opened if p.element == lose],
-               "mcs.boost.cycle", f"{win} beats {lose}", involved)
+    elif len(of_three) == 2:
+        _cycle(context, state, opened, of_three, involved)
     else:
         context.note("mcs.flow.boost-when", "Only one Element is present: no Elemental Boost", involves=involved)
     _record_played(state, stage)
+
+
+def escaped_elements(context: Context, state: State, stage: str, opened: list[Played]) -> set[str]:
+    """The Elements of the cards left unopened by an Escape that the opened cards do not show, when they count
+    (an ambiguous ruling: they take no part in the Elemental Boost, or count toward the Elements present)."""
+    shown = {played.element for played in opened}
+    closed = [p.played[stage] for p in state.players.values()
+              if p.escaped and stage in p.played and not p.played[stage].opened and p.played[stage].element not in shown]
+    if not closed or context.read(ESCAPED_CARD_ELEMENT, "no-part"):
+        return set()
+    context.note(ESCAPED_CARD_ELEMENT, "The unopened cards of the players who Escaped count toward the Elements present: "
+                 + ", ".join(f"{played.card} ({played.element})" for played in closed),
+                 involves=[element(played.element) for played in closed])
+    return {played.element for played in closed}
+
+
+def _cycle(context: Context, state: State, opened: list[Played], pair: list[str], involved: list[Entity]) -> None:
+    """Two of the three Elements: the one strong against the other wins (Numbers as they stood before the Boost)."""
+    a, b = pair
+    win, lose = (a, b) if BEATS[a] == b else (b, a)
+    context.note("mcs.card.element-cycle", f"{lose} < {win}: {win} is strong against {lose}", involves=involved)
+    _boost(context, state, [p for p in opened if p.element == win], [p for p in opened if p.element == lose],
+           "mcs.boost.cycle", f"{win} beats {lose}", involved)
 
 
 def _boost(context: Context, state: State, winners: list[Played], losers: list[Played], ruling: str, why: str,
