@@ -120,6 +120,8 @@ class State:
     rounds: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: this round's exhausted leading units, as (side, name), whose attack waits for the exhaustion damage step
     deferred: list[tuple[str, str]] = field(default_factory=list)
+    #: the units, as (side, name), that were exhausted when this round began
+    exhausted_at_start: set[tuple[str, str]] = field(default_factory=set)
 
     def lead(self, side: str) -> Unit | None:
         lineup = self.armies[side].lineup
