@@ -213,8 +213,9 @@ class ArmyFacts:
     ap: int = fact()
     legal: bool = fact(description="Whether the army may fight this challenge.")
     problems: list[str] = fact(description="Why it may not, as reject reasons (empty when legal).", items={"enum": ["over-ap-limit"]})
-    lineup: list[str] = fact(ref="name-list")
-    defeated: list[str] = fact(ref="name-list")
+    lineup: list[str] = fact(description="In lineup order, the leading unit first (the rules' order).", ref="name-list")
+    defeated: list[str] = fact(description="In the order defeated; units defeated together are in no order the rules give.",
+                               ref="name-list")
     units: dict[str, UnitFacts] = fact()
 
 

@@ -462,9 +462,9 @@ class MonsterFacts:
 @dataclass
 class BreederFacts:
     guts: int = fact()
-    hand: list[str] = fact(ref="card-list")
-    deck: list[str] = fact(ref="card-list")
-    discard: list[str] = fact(ref="card-list")
+    hand: list[str] = fact(description="The rules give the hand no order.", ref="card-list")
+    deck: list[str] = fact(description="The top card first (the order cards are drawn).", ref="card-list")
+    discard: list[str] = fact(description="In the order discarded.", ref="card-list")
     statuses: dict[str, int | None] = fact(ref="status-list")
     monsters: dict[str, MonsterFacts] = fact()
 
