@@ -65,6 +65,7 @@ EMPTY_ZONE_ATTACK_USED = "ygo.amb.replay-empty-zone-attack-used"
 REPLAY_DIRECT_ATTACK = "ygo.amb.replay-direct-attack"
 NEW_MONSTER_OR_OLD_ZONE = "ygo.amb.replay-new-monster-or-old-zone"
 NEW_MONSTER_MANY_TARGETS = "ygo.amb.replay-new-monster-many-targets"
+TRIGGERED_ORDER = "ygo.amb.triggered-effects-order"
 SAME_TIME_TIE = "ygo.amb.same-time-tie"
 
 #: Windows after damage calculation, where a card of these classes is refused because it comes too late.
@@ -796,11 +797,22 @@ def after_damage_calculation(context: Context, state: State, action: Mapping[str
             triggered.append(Link(monster.controller, monster.card, card.on_battle_damage, source=name))
             context.note("ygo.damage.battle-triggers", f"{name} inflicted Battle Damage: its effect activates",
                          involves=[("monster", monster.card), mechanic("battle trigger")])
-    ordered = [link for link in triggered if link.effect.mandatory] + [link for link in triggered if not link.effect.mandatory]
+    ordered = _chain_order(context, state, triggered)
     if len(ordered) > 1:
         context.note("ygo.damage.mandatory-first", "Several effects activate: they form a Chain, mandatory effects first: "
                      + ", ".join(f"{i}. {link.card}" for i, link in enumerate(ordered, 1)), involves=[mechanic("Chain")])
     state.chain = state.chain.extend(ordered)
+
+
+def _chain_order(context: Context, state: State, triggered: list[Link[Effect]]) -> list[Link[Effect]]:
+    """The Chain of the effects activated after damage calculation: mandatory effects first; among effects of both
+    players, in the order they activated or the turn player's first (an ambiguous ruling)."""
+    groups = [[link for link in triggered if link.effect.mandatory], [link for link in triggered if not link.effect.mandatory]]
+    if any(len({link.player for link in group}) > 1 for group in groups) and context.read(TRIGGERED_ORDER, "turn-player-first"):
+        groups = [sorted(group, key=lambda link: link.player != state.active) for group in groups]
+        context.note(TRIGGERED_ORDER, f"Among effects of both players, the turn player {state.active}'s go first",
+                     involves=[mechanic("Chain")])
+    return [*groups[0], *groups[1]]
 
 
 @steps("send-to-graveyard")
