@@ -61,6 +61,7 @@ FULL_CHARGE = "mcs.amb.full-charge"
 WINNINGS = "mcs.amb.winnings"
 FEE_ROUNDING = "mcs.amb.fee-rounding"
 KP_EARNED = "mcs.amb.kp-earned"
+LEFTOVER_TO_PRE_ROUND = "mcs.amb.leftover-to-pre-round"
 
 BEATS = {"Fire": "Leaf", "Leaf": "Water", "Water": "Fire"}  # the Elemental Boost's three-way relationship
 GAMES_PER_BATTLE = 3
@@ -617,12 +618,14 @@ def _tally(context: Context, state: State, record: dict[str, Any], winners: list
     exact = [rest * w / total_weight if total_weight else Fraction(0) for w in weights]
     shares = [int(x) for x in exact]
     left = rest - sum(shares)
+    takers = _leftover_takers(context, used, left)
     if left:
-        context.note("mcs.kp.shares", f"{left} KP left over by the division go one by one to the Round 2, "
-                     "Round 1 and Pre-Round cards", involves=[mechanic("KP")])
+        to = "Round 1 and Pre-Round" if len(takers) == len(used) else "Round 1"
+        context.note("mcs.kp.shares", f"{left} KP left over by the division go one by one to the Round 2, {to} cards",
+                     involves=[mechanic("KP")])
     extra = [0] * len(shares)
     for index in range(left):
-        extra[index % len(shares)] += 1
+        extra[takers[index % len(takers)]] += 1
     for (player, stage, played), share, more, x, weight in zip(used, shares, extra, exact, weights, strict=True):
         _pay(state, player, played.card, share + more)
         record["shares"][played.card] = record["shares"].get(played.card, 0) + share + more
@@ -633,6 +636,17 @@ def _tally(context: Context, state: State, record: dict[str, Any], winners: list
         card = state.cards[card_id]
         context.note("mcs.card.kp", f"{card_id}'s KP is increased by winning: {before} + {card.kp - before} = {card.kp}",
                      involves=[card_entity(card), mechanic("KP")], kp=card.kp)
+
+
+def _leftover_takers(context: Context, used: list[tuple[Player, str, Played]], left: int) -> list[int]:
+    """The cards (indices into ``used``, Round 2 cards first) that take what the division leaves over, one KP each in
+    turn: "in the order of Round 2 and Round 1"; whether the Pre-Round cards follow is an ambiguous ruling."""
+    rounds = [index for index, (_, stage, _) in enumerate(used) if stage != "pre-round"]
+    if left <= len(rounds) or context.read(LEFTOVER_TO_PRE_ROUND, "pre-round-last"):
+        return list(range(len(used)))
+    context.note(LEFTOVER_TO_PRE_ROUND, f"{left} KP left over and {len(rounds)} Round 2 and Round 1 cards: only they take "
+                 "the left-over KP, again from the Round 2 cards", involves=[mechanic("KP")])
+    return rounds
 
 
 def _fee(context: Context, basis: int, percent: int) -> int:
