@@ -87,20 +87,21 @@ def matching(expected: list[Any], actual: list[Any]) -> list[int] | None:
     when there is no such pairing of every item."""
     fits = [[index for index, got in enumerate(actual) if not compare(wanted, got)] for wanted in expected]
     owner: dict[int, int] = {}  # actual index -> the expected item paired with it
-
-    def pair(item: int, tried: set[int]) -> bool:
-        for index in fits[item]:
-            if index not in tried:
-                tried.add(index)
-                if index not in owner or pair(owner[index], tried):
-                    owner[index] = item
-                    return True
-        return False
-
-    if not all(pair(item, set()) for item in range(len(expected))):
+    if not all(_pair(item, fits, owner, set()) for item in range(len(expected))):
         return None
     chosen = {item: index for index, item in owner.items()}
     return [chosen[item] for item in range(len(expected))]
+
+
+def _pair(item: int, fits: list[list[int]], owner: dict[int, int], tried: set[int]) -> bool:
+    """Pair expected ``item`` with an actual item it fits, moving an earlier pairing to another of its fits if need be."""
+    for index in fits[item]:
+        if index not in tried:
+            tried.add(index)
+            if index not in owner or _pair(owner[index], fits, owner, tried):
+                owner[index] = item
+                return True
+    return False
 
 
 def project(expected: Any, actual: Any) -> Any:
@@ -108,7 +109,8 @@ def project(expected: Any, actual: Any) -> Any:
 
     A mapping keeps only the keys ``expected`` lists (a key the engine does not produce
     stays absent); a list of mappings as long as the expected one is projected item by
-    item; anything else, a list of another length included, is taken whole.
+    item, and a list expected in any order item by item in the order expected; anything
+    else, a list of another length included, is taken whole.
     """
     unordered = any_order(expected)
     if unordered is not None and isinstance(actual, list) and len(unordered) == len(actual):
