@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from checker.commands import report
-from checker.run.compare import compare
+from checker.run.compare import compare, project
 from checker.engine.game import Book, Context
 from checker.engine.procedure import BindingError, Procedure, StepHandlers, Walker, load_procedure
 from checker.run.runner import SETUP, run
@@ -244,6 +244,44 @@ def test_an_expected_fact_the_engine_no_longer_produces_is_a_fail() -> None:
         "(no fact 'Mochi' here (did you mean 'Mocchi'?); there are: Mocchi, Golem)"
     )
     assert mismatch.at == ("expect", "players", "B", "monsters", "Mochi")
+
+
+def test_a_list_expected_in_any_order_matches_a_pairing_of_its_items() -> None:
+    """Each expected record matches a different actual one; the first fit is not always the pairing that works."""
+    actual = [{"by": "Mario", "to": "Goomba"}, {"by": "Mario", "to": "Koopa"}]
+    expected = {"in_any_order": [{"by": "Mario"}, {"by": "Mario", "to": "Goomba"}]}
+    assert compare(expected, actual) == []
+    assert project(expected, actual) == [{"by": "Mario"}, {"by": "Mario", "to": "Goomba"}]  # in the order expected
+    assert compare({"in_any_order": ["Imp", "Goblin"]}, ["Goblin", "Imp"]) == []
+    assert compare(["Imp", "Goblin"], ["Goblin", "Imp"]) != []  # a plain list keeps its order
+
+
+def test_a_list_expected_in_any_order_fails_on_other_items_or_length() -> None:
+    [other] = compare({"destroyed": {"in_any_order": ["Imp", "Imp"]}}, {"destroyed": ["Goblin", "Imp"]}, at=("expect",))
+    assert other.render() == ("destroyed: expected [Imp, Imp], got [Goblin, Imp] "
+                              "(no order of the facts matches the items expected)")
+    assert other.at == ("expect", "destroyed", "in_any_order")
+    [length] = compare({"in_any_order": ["Imp"]}, ["Goblin", "Imp"], name="destroyed")
+    assert length.render() == "destroyed (length): expected 1, got 2"
+
+
+def test_an_expectation_may_write_a_list_in_any_order_and_a_state_may_not(toy: Suite, tmp_path: Path) -> None:
+    spark = '{action: spark, player: A, card: "9"}'
+    matching = variant(tmp_path, "shield-halves.yaml",
+                       (spark, spark[:-1] + ', expect: {players: {B: {hand: {in_any_order: [Shield, "2"]}}}}}'))
+    [result] = toy.check([matching])
+    assert result.verdict == "pass"
+    wrong = variant(tmp_path, "shield-halves.yaml",
+                    (spark, spark[:-1] + ', expect: {players: {B: {hand: {in_any_order: [Shield, "3"]}}}}}'))
+    [result] = toy.check([wrong])
+    assert result.verdict == "fail" and "no order of the facts matches" in "\n".join(report.details(result))
+    unordered_state = variant(tmp_path, "shield-halves.yaml", ('B: {hand: ["2", Shield]}', 'B: {hand: {in_any_order: ["2", Shield]}}'))
+    [result] = toy.check([unordered_state])
+    assert result.verdict == "invalid"
+    not_a_list = variant(tmp_path, "shield-halves.yaml", (spark, spark[:-1] + ", expect: {players: {B: {hand: {in_any_order: 3}}}}}"))
+    [result] = toy.check([not_a_list])
+    assert result.verdict == "invalid" and result.error is not None
+    assert "wrong type: got the number 3 (expected a list)" in result.error.render(result.path)  # what is wrong inside it
 
 
 def test_a_refused_initial_state_is_a_golden_test(toy: Suite, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import jsonschema_rs
 from checker.engine.errors import TYPE_WORDS, InputError, described_value, nearest, one_of, quoted, show
 from checker.engine.game import AnyGame
 from checker.engine.vocabulary import Entry
+from checker.format.anyorder import ANY_ORDER
 
 if TYPE_CHECKING:
     import jsonschema
@@ -119,6 +120,53 @@ def tagged_union(tag: str, entries: Iterable[Entry[Any]], base: str, extra: Mapp
     }
 
 
+#: The prefix of the definitions an expectation is checked by (see :func:`expectation_definitions`).
+EXPECTED = "expected-"
+
+
+def expectation_definitions(fragment: Mapping[str, Any], base: str) -> dict[str, Any]:
+    """What an expectation is checked by: the game's ``outcome`` and every definition it refers to, named
+    ``expected-...``, where each list may also be written ``{in_any_order: [...]}``."""
+    reachable: list[str] = []
+    waiting = ["outcome"]
+    while waiting:
+        name = waiting.pop()
+        if name not in reachable:
+            reachable.append(name)
+            waiting += [ref[len(base):] for ref in _refs(fragment[name]) if ref.startswith(base)]
+    return {EXPECTED + name: _lists_in_any_order(fragment[name], base, reachable) for name in reachable}
+
+
+def _refs(node: Any) -> Iterable[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+def _lists_in_any_order(node: Any, base: str, renamed: list[str]) -> Any:
+    if isinstance(node, list):
+        return [_lists_in_any_order(item, base, renamed) for item in node]
+    if not isinstance(node, dict):
+        return node
+    copied = {
+        key: (base + EXPECTED + value[len(base):] if key == "$ref" and isinstance(value, str) and value[len(base):] in renamed
+              and value.startswith(base) else _lists_in_any_order(value, base, renamed))
+        for key, value in node.items()
+    }
+    kinds = copied.get("type")
+    if kinds != "array" and not (isinstance(kinds, list) and "array" in kinds):
+        return copied
+    unordered = {"type": "object", "additionalProperties": False, "required": [ANY_ORDER],
+                 "description": "The list, compared in any order.", "properties": {ANY_ORDER: copied}}
+    return {"anyOf": [copied, unordered]}
+
+
 def _action_schema(game: AnyGame, base: str) -> dict[str, Any]:
     reject = {
         "type": "object",
@@ -127,7 +175,7 @@ def _action_schema(game: AnyGame, base: str) -> dict[str, Any]:
         "required": ["reason"],
         "properties": {"reason": {"$ref": f"{base}reject-reason"}},
     }
-    extra = {"expect": {"$ref": f"{base}outcome", "description": "Facts that hold after this action."}, "reject": reject}
+    extra = {"expect": {"$ref": f"{base}{EXPECTED}outcome", "description": "Facts that hold after this action."}, "reject": reject}
     return tagged_union("action", game.vocabulary.actions, base, extra)
 
 
@@ -156,6 +204,7 @@ def build_schema(games: Mapping[str, AnyGame]) -> dict[str, Any]:
         if clash:
             raise ValueError(f"{game_id}: schema.yaml defines {sorted(clash)}, which the vocabulary registers")
         fragment.update(derived)
+        fragment.update(expectation_definitions(fragment, base))
         definitions[game_id] = fragment
         game_branches.append(
             {
@@ -169,7 +218,7 @@ def build_schema(games: Mapping[str, AnyGame]) -> dict[str, Any]:
                             "additionalProperties": {"$ref": f"{base}card"},
                         },
                         "actions": {"type": "array", "items": {"$ref": f"{base}action"}},
-                        "expect": {"$ref": f"{base}outcome"},
+                        "expect": {"$ref": f"{base}{EXPECTED}outcome"},
                         "reject": {
                             "type": "object",
                             "description": "The game refuses to start from this initial state, for this reason.",
@@ -332,9 +381,17 @@ def _leaves(errors: Iterable[jsonschema.ValidationError]) -> Iterable[jsonschema
         if error.validator == "if":
             continue
         if error.context:
-            yield from _leaves(error.context)
+            yield from _leaves(_branch_of_its_type(error.context))
         else:
             yield error
+
+
+def _branch_of_its_type(errors: list[jsonschema.ValidationError]) -> list[jsonschema.ValidationError]:
+    """The errors of the alternatives (``anyOf``) whose type the data has, when there are such: a list written
+    ``{in_any_order: ...}`` is told what is wrong inside it, not that it is not a list."""
+    wrong_type = {error.relative_schema_path[0] for error in errors if error.validator == "type" and not error.relative_path}
+    kept = [error for error in errors if error.relative_schema_path[0] not in wrong_type]
+    return kept or errors
 
 
 #: What a size or range limit asks for, in words (the field's description follows it, when it has one).

@@ -46,6 +46,7 @@ ROLES_AFTER_ROTATION = "mm.amb.roles-after-rotation"
 BALLISTICS_TARGET = "mm.amb.ballistics-target"
 STUN_SILENCES = "mm.amb.stun-silences"
 DEFEAT_BEFORE_EXHAUSTION = "mm.amb.defeat-before-exhaustion-damage"
+AGILITY_EXHAUSTED_WHEN = "mm.amb.agility-exhausted-when"
 
 #: A battle that has not ended after this many rounds is a bug: stalemates are detected.
 ROUND_LIMIT = 10_000
@@ -239,6 +240,7 @@ def _begin_round(state: State) -> None:
         "leads": {side: state.armies[side].lineup[0].name for side in SIDES},
         "damage": [], "defeated": [], "dealt": 0, "rotated": False,
     }
+    state.exhausted_at_start = {(side, unit.name) for side in SIDES for unit in state.armies[side].lineup if unit.exhausted}
 
 
 @steps("leading-units-damage")
@@ -343,7 +345,7 @@ def exhaustion_damage(context: Context, state: State, action: Mapping[str, Any])
         if state.round in unit.silenced_rounds or (offense and unit.has("defender")) or (not offense and foe.has("defender")):
             context.note("mm.damage.negated", f"{unit.name}'s exhaustion damage is negated", involves=[unit_entity(unit)])
             continue
-        if foe.has("agility") and not foe.exhausted:
+        if foe.has("agility") and not exhausted_for_agility(context, state, other(side), foe):
             context.note("mm.ability.agility", f"{foe.name} has agility and is not exhausted: it cannot be dealt "
                          f"{unit.name}'s exhaustion damage", involves=[unit_entity(unit), unit_entity(foe), ability("agility")])
             context.note("mm.damage.negated", f"{unit.name}'s exhaustion damage is negated: neither AE nor DE is consumed",
@@ -360,6 +362,17 @@ def exhaustion_damage(context: Context, state: State, action: Mapping[str, Any])
         hits.append(Hit(unit, side, foe, 1, "exhaustion"))
     state.rounds[str(state.round)]["dealt"] += deal(context, state, hits)
     _stun(context, state, hits)
+
+
+def exhausted_for_agility(context: Context, state: State, side: str, unit: Unit) -> bool:
+    """Whether a unit with agility is "also exhausted" against exhaustion damage: as it is when that damage is dealt,
+    after the round's other damage, or as it was when the round began (an ambiguous ruling)."""
+    at_start = (side, unit.name) in state.exhausted_at_start
+    if unit.exhausted == at_start or context.read(AGILITY_EXHAUSTED_WHEN, "when-dealt"):
+        return unit.exhausted
+    context.note(AGILITY_EXHAUSTED_WHEN, f"{unit.name} was exhausted only by this round's damage: not exhausted when the "
+                 "round began, so not exhausted for agility", involves=[unit_entity(unit), ability("agility")])
+    return at_start
 
 
 @steps("rotation")

@@ -120,6 +120,8 @@ class State:
     rounds: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: this round's exhausted leading units, as (side, name), whose attack waits for the exhaustion damage step
     deferred: list[tuple[str, str]] = field(default_factory=list)
+    #: the units, as (side, name), that were exhausted when this round began
+    exhausted_at_start: set[tuple[str, str]] = field(default_factory=set)
 
     def lead(self, side: str) -> Unit | None:
         lineup = self.armies[side].lineup
@@ -211,8 +213,9 @@ class ArmyFacts:
     ap: int = fact()
     legal: bool = fact(description="Whether the army may fight this challenge.")
     problems: list[str] = fact(description="Why it may not, as reject reasons (empty when legal).", items={"enum": ["over-ap-limit"]})
-    lineup: list[str] = fact(ref="name-list")
-    defeated: list[str] = fact(ref="name-list")
+    lineup: list[str] = fact(description="In lineup order, the leading unit first (the rules' order).", ref="name-list")
+    defeated: list[str] = fact(description="In the order defeated; units defeated together are in no order the rules give.",
+                               ref="name-list")
     units: dict[str, UnitFacts] = fact()
 
 

@@ -108,6 +108,7 @@ class Card:
     requires_status: str | None = spec(None)
     add: int = spec(0)
     multiply: int = spec(1, minimum=0)
+    halve_move_cost: bool = spec(False, "A combo card that halves the GUTS cost of the move it is played with.")
     effects: tuple[Effect, ...] = spec((), "A skill or Breeder card's skill effects, a defense card's defense effects, an ENV card's "
                                        "draw when played.", items={"anyOf": [{"$ref": "#/skill-effect"}, {"$ref": "#/defense-effect"}]})
     # ENV rules
@@ -461,9 +462,9 @@ class MonsterFacts:
 @dataclass
 class BreederFacts:
     guts: int = fact()
-    hand: list[str] = fact(ref="card-list")
-    deck: list[str] = fact(ref="card-list")
-    discard: list[str] = fact(ref="card-list")
+    hand: list[str] = fact(description="The rules give the hand no order.", ref="card-list")
+    deck: list[str] = fact(description="The top card first (the order cards are drawn).", ref="card-list")
+    discard: list[str] = fact(description="In the order discarded.", ref="card-list")
     statuses: dict[str, int | None] = fact(ref="status-list")
     monsters: dict[str, MonsterFacts] = fact()
 

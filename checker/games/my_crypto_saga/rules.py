@@ -53,12 +53,15 @@ vocabulary.reasons(
 DEALT_CARD_REUSE = "mcs.amb.dealt-card-reuse"
 NUMBER_CHANGE_LASTS = "mcs.amb.number-change-lasts"
 LIGHT_WITH_THREE = "mcs.amb.light-with-three"
+LIGHT_WITH_TWO = "mcs.amb.light-with-two"
+ESCAPED_CARD_ELEMENT = "mcs.amb.escaped-card-element"
 SEVERAL_WINNERS = "mcs.amb.several-winners"
 NO_WINNER = "mcs.amb.no-winner"
 FULL_CHARGE = "mcs.amb.full-charge"
 WINNINGS = "mcs.amb.winnings"
 FEE_ROUNDING = "mcs.amb.fee-rounding"
 KP_EARNED = "mcs.amb.kp-earned"
+LEFTOVER_TO_PRE_ROUND = "mcs.amb.leftover-to-pre-round"
 
 BEATS = {"Fire": "Leaf", "Leaf": "Water", "Water": "Fire"}  # the Elemental Boost's three-way relationship
 GAMES_PER_BATTLE = 3
@@ -455,27 +458,50 @@ def skill_element(context: Context, state: State, stage: str, player: Player, pl
 def elemental_boost(context: Context, state: State, action: Mapping[str, Any]) -> None:
     stage = state.stage
     opened = [p.played[stage] for p in state.in_game() if p.played[stage].opened]
-    present = {played.element for played in opened}
+    closed = escaped_elements(context, state, stage, opened)
+    present = {played.element for played in opened} | closed
     three = set(ELEMENTS) <= present
     involved = [element(e) for e in sorted(present)] + [mechanic("Elemental Boost")]
     of_three = [e for e in ELEMENTS if e in present]
-    context.note("mcs.card.elements", f"Of the three Elements ({', '.join(ELEMENTS)}), the opened cards show "
+    counted = "cards counted" if closed else "opened cards"
+    context.note("mcs.card.elements", f"Of the three Elements ({', '.join(ELEMENTS)}), the {counted} show "
                  f"{', '.join(of_three) or 'none'}", involves=[element(e) for e in of_three])
     if "Light" in present and not (three and context.read(LIGHT_WITH_THREE, "tie")):
         winners = [p for p in opened if p.element == "Light"]
         losers = [p for p in opened if p.element != "Light"]
         _boost(context, state, winners, losers, "mcs.boost.light", "Light wins against all Fire, Water and Leaf", involved)
+        if len(of_three) == 2 and context.read(LIGHT_WITH_TWO, "cycle-too"):
+            _cycle(context, state, opened, of_three, involved)
     elif three:
         context.note("mcs.boost.tie", "Fire, Water and Leaf are all present: a tie, no Number is added", involves=involved)
-    elif len(present - {"Light"}) == 2:
-        a, b = sorted(present - {"Light"})
-        win, lose = (a, b) if BEATS[a] == b else (b, a)
-        context.note("mcs.card.element-cycle", f"{lose} < {win}: {win} is strong against {lose}", involves=involved)
-        _boost(context, state, [p for p in opened if p.element == win], [p for p in opened if p.element == lose],
-               "mcs.boost.cycle", f"{win} beats {lose}", involved)
+    elif len(of_three) == 2:
+        _cycle(context, state, opened, of_three, involved)
     else:
         context.note("mcs.flow.boost-when", "Only one Element is present: no Elemental Boost", involves=involved)
     _record_played(state, stage)
+
+
+def escaped_elements(context: Context, state: State, stage: str, opened: list[Played]) -> set[str]:
+    """The Elements of the cards left unopened by an Escape that the opened cards do not show, when they count
+    (an ambiguous ruling: they take no part in the Elemental Boost, or count toward the Elements present)."""
+    shown = {played.element for played in opened}
+    closed = [p.played[stage] for p in state.players.values()
+              if p.escaped and stage in p.played and not p.played[stage].opened and p.played[stage].element not in shown]
+    if not closed or context.read(ESCAPED_CARD_ELEMENT, "no-part"):
+        return set()
+    context.note(ESCAPED_CARD_ELEMENT, "The unopened cards of the players who Escaped count toward the Elements present: "
+                 + ", ".join(f"{played.card} ({played.element})" for played in closed),
+                 involves=[element(played.element) for played in closed])
+    return {played.element for played in closed}
+
+
+def _cycle(context: Context, state: State, opened: list[Played], pair: list[str], involved: list[Entity]) -> None:
+    """Two of the three Elements: the one strong against the other wins (Numbers as they stood before the Boost)."""
+    a, b = pair
+    win, lose = (a, b) if BEATS[a] == b else (b, a)
+    context.note("mcs.card.element-cycle", f"{lose} < {win}: {win} is strong against {lose}", involves=involved)
+    _boost(context, state, [p for p in opened if p.element == win], [p for p in opened if p.element == lose],
+           "mcs.boost.cycle", f"{win} beats {lose}", involved)
 
 
 def _boost(context: Context, state: State, winners: list[Played], losers: list[Played], ruling: str, why: str,
@@ -592,12 +618,14 @@ def _tally(context: Context, state: State, record: dict[str, Any], winners: list
     exact = [rest * w / total_weight if total_weight else Fraction(0) for w in weights]
     shares = [int(x) for x in exact]
     left = rest - sum(shares)
+    takers = _leftover_takers(context, used, left)
     if left:
-        context.note("mcs.kp.shares", f"{left} KP left over by the division go one by one to the Round 2, "
-                     "Round 1 and Pre-Round cards", involves=[mechanic("KP")])
+        to = "Round 1 and Pre-Round" if len(takers) == len(used) else "Round 1"
+        context.note("mcs.kp.shares", f"{left} KP left over by the division go one by one to the Round 2, {to} cards",
+                     involves=[mechanic("KP")])
     extra = [0] * len(shares)
     for index in range(left):
-        extra[index % len(shares)] += 1
+        extra[takers[index % len(takers)]] += 1
     for (player, stage, played), share, more, x, weight in zip(used, shares, extra, exact, weights, strict=True):
         _pay(state, player, played.card, share + more)
         record["shares"][played.card] = record["shares"].get(played.card, 0) + share + more
@@ -608,6 +636,17 @@ def _tally(context: Context, state: State, record: dict[str, Any], winners: list
         card = state.cards[card_id]
         context.note("mcs.card.kp", f"{card_id}'s KP is increased by winning: {before} + {card.kp - before} = {card.kp}",
                      involves=[card_entity(card), mechanic("KP")], kp=card.kp)
+
+
+def _leftover_takers(context: Context, used: list[tuple[Player, str, Played]], left: int) -> list[int]:
+    """The cards (indices into ``used``, Round 2 cards first) that take what the division leaves over, one KP each in
+    turn: "in the order of Round 2 and Round 1"; whether the Pre-Round cards follow is an ambiguous ruling."""
+    rounds = [index for index, (_, stage, _) in enumerate(used) if stage != "pre-round"]
+    if left <= len(rounds) or context.read(LEFTOVER_TO_PRE_ROUND, "pre-round-last"):
+        return list(range(len(used)))
+    context.note(LEFTOVER_TO_PRE_ROUND, f"{left} KP left over and {len(rounds)} Round 2 and Round 1 cards: only they take "
+                 "the left-over KP, again from the Round 2 cards", involves=[mechanic("KP")])
+    return rounds
 
 
 def _fee(context: Context, basis: int, percent: int) -> int:

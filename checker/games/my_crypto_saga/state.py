@@ -77,7 +77,7 @@ class Played:
 class Player:
     seat: str
     deck: list[str]
-    hand: list[str] = fact(list)
+    hand: list[str] = fact(list, "Left to right, as dealt (a Time Out takes the leftmost of equal Numbers).")
     dealt: list[str] = field(default_factory=list)  # every card dealt to this player in this battle
     disconnected: bool = fact(False)
     escaped: bool = fact(False)  # in the current game

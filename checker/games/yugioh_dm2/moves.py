@@ -14,8 +14,9 @@ from the state in the chapter's words (``yugioh-duel-monsters-2-battle-phase.txt
   zone. A declaration names its monsters as a group: the chapter compares them "starting from your left"
   whatever order they are written in, so :func:`canonical` writes a group in name order.
 - Chains: "you or your opponent may respond by activating Magic & Trap cards": each player's cards in hand or set
-  that have an effect; an effect that targets a monster (ATK/DEF change, destroy, return to the hand, move) against
-  each monster on the field; a move or a Special Summon that names no zone into each of the zones 1 to 5. "When
+  that have an effect; an effect that targets a monster (ATK/DEF change, destroy, return to the hand, move, swap)
+  against each monster on the field; a move, a swap or a Special Summon that names no zone into each of the zones
+  1 to 5. "When
   neither player wishes to Chain" the Chain resolves (``resolve-chain``).
 - Damage Step: play proceeds to it (``damage-step``), calculates damage (``calculate``), sends destroyed monsters
   to the Graveyard (``graveyard``) and ends it (``end-damage-step``). "If you need to select a monster for the Flip
@@ -37,9 +38,9 @@ from typing import Any, Iterator, Mapping
 from .state import MAIN, PLAYERS, ZONES, Monster, State, opponent
 
 #: Effect kinds that name a monster as their target (the activation's, or the Flip Effect's, ``target``).
-TARGETED = frozenset({"change-atk", "change-def", "destroy", "return-to-hand", "move"})
+TARGETED = frozenset({"change-atk", "change-def", "destroy", "return-to-hand", "move", "swap"})
 #: Effect kinds that put a monster in a zone the player may choose when the card names none.
-ZONED = frozenset({"move", "special-summon"})
+ZONED = frozenset({"move", "swap", "special-summon"})
 #: Actions only the turn player takes, written with or without ``player``.
 TURN_PLAYERS = frozenset({"attack", "damage-step", "calculate", "graveyard", "end-damage-step", "end-battle-phase"})
 #: Steps of the Damage Step from which the attack's face-down targets have been flipped (``battle.flipped``).

@@ -64,6 +64,8 @@ Chain = ResponseStack[Effect]
 EMPTY_ZONE_ATTACK_USED = "ygo.amb.replay-empty-zone-attack-used"
 REPLAY_DIRECT_ATTACK = "ygo.amb.replay-direct-attack"
 NEW_MONSTER_OR_OLD_ZONE = "ygo.amb.replay-new-monster-or-old-zone"
+NEW_MONSTER_MANY_TARGETS = "ygo.amb.replay-new-monster-many-targets"
+TRIGGERED_ORDER = "ygo.amb.triggered-effects-order"
 SAME_TIME_TIE = "ygo.amb.same-time-tie"
 
 #: Windows after damage calculation, where a card of these classes is refused because it comes too late.
@@ -430,6 +432,21 @@ def move(context: Context, state: State, link: Link[Effect], below: Chain) -> Ch
     return below
 
 
+@vocabulary.effect("swap", "The target and the monster in its controller's Monster Card Zone `zone` (or the activation's "
+                   "`zone:`) swap zones.", params=takes(Effect, "mandatory", "target", "zone"))
+def swap(context: Context, state: State, link: Link[Effect], below: Chain) -> Chain:
+    monster = _target(state, link)
+    zone = link.params.get("zone") or link.effect.zone
+    other = state.in_zone(monster.controller, zone) if zone is not None else None
+    if zone is None or other is None or other is monster:
+        raise InputError(f"{link.card} swaps {monster.name} with another monster of {monster.controller}: give 'zone:', "
+                         "a zone that holds one", path=("zone",))
+    context.note(None, f"{link.card}: {monster.name} (zone {monster.zone}) and {other.name} (zone {zone}) swap zones",
+                 involves=[effect_entity(state, link.card), monster_entity(state, monster), monster_entity(state, other)])
+    monster.zone, other.zone = zone, monster.zone
+    return below
+
+
 @vocabulary.effect(
     "special-summon", "A monster card is placed on its controller's field, in an empty zone (`zone`, or the activation's `zone:`).",
     params=takes(Effect, "mandatory", "zone", "monster", "from", "position"), required=["monster"])
@@ -521,10 +538,7 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
                          involves=[monster_entity(state, new), mechanic("replay")])
         return
     placed = state.monster(battle.placed[-1]) if battle.placed else None
-    if placed is not None and _new_monster_wins(context, state, battle):
-        battle.targets, battle.target_zones = [placed.name], [placed.zone]
-        context.note("ygo.replay.new-monster", f"{placed.name} was placed on {battle.defender}'s side before the Damage Step: "
-                     "it becomes the attack target", involves=[monster_entity(state, placed), mechanic("replay")])
+    if placed is not None and _new_monster_wins(context, state, battle) and _new_monster_targeted(context, state, battle, placed):
         return
     kept: list[tuple[str | None, int]] = []
     for name, zone in zip(battle.targets, battle.target_zones, strict=True):
@@ -552,6 +566,27 @@ def replay_check(context: Context, state: State, action: Mapping[str, Any]) -> N
                 attacker = state.monster(name)
                 if attacker is not None:
                     attacker.attacked = False
+
+
+def _new_monster_targeted(context: Context, state: State, battle: Battle, placed: Monster) -> bool:
+    """The placed monster becomes the attack target; an attack on several targets (the sentence speaks of one) may
+    instead have it replace them all, join them, or leave them as they are (an ambiguous ruling). False: the targets
+    declared stand, and the replay rules for each follow."""
+    many = len(battle.targets) > 1
+    reading = context.reading(NEW_MONSTER_MANY_TARGETS) if many else "replaces-all-targets"
+    if reading == "targets-unchanged":
+        context.note(NEW_MONSTER_MANY_TARGETS, f"{placed.name} was placed before the Damage Step; the attack keeps its "
+                     f"targets, {', '.join(str(t) for t in battle.targets)}", involves=[monster_entity(state, placed), mechanic("replay")])
+        return False
+    if reading == "joins-the-targets":
+        battle.targets, battle.target_zones = [*battle.targets, placed.name], [*battle.target_zones, placed.zone]
+        context.note(NEW_MONSTER_MANY_TARGETS, f"{placed.name} was placed before the Damage Step: it becomes an attack target "
+                     "beside the others", involves=[monster_entity(state, placed), mechanic("replay")])
+        return False
+    battle.targets, battle.target_zones = [placed.name], [placed.zone]
+    context.note("ygo.replay.new-monster", f"{placed.name} was placed on {battle.defender}'s side before the Damage Step: "
+                 "it becomes the attack target", involves=[monster_entity(state, placed), mechanic("replay")])
+    return True
 
 
 def _new_monster_wins(context: Context, state: State, battle: Battle) -> bool:
@@ -762,11 +797,22 @@ def after_damage_calculation(context: Context, state: State, action: Mapping[str
             triggered.append(Link(monster.controller, monster.card, card.on_battle_damage, source=name))
             context.note("ygo.damage.battle-triggers", f"{name} inflicted Battle Damage: its effect activates",
                          involves=[("monster", monster.card), mechanic("battle trigger")])
-    ordered = [link for link in triggered if link.effect.mandatory] + [link for link in triggered if not link.effect.mandatory]
+    ordered = _chain_order(context, state, triggered)
     if len(ordered) > 1:
         context.note("ygo.damage.mandatory-first", "Several effects activate: they form a Chain, mandatory effects first: "
                      + ", ".join(f"{i}. {link.card}" for i, link in enumerate(ordered, 1)), involves=[mechanic("Chain")])
     state.chain = state.chain.extend(ordered)
+
+
+def _chain_order(context: Context, state: State, triggered: list[Link[Effect]]) -> list[Link[Effect]]:
+    """The Chain of the effects activated after damage calculation: mandatory effects first; among effects of both
+    players, in the order they activated or the turn player's first (an ambiguous ruling)."""
+    groups = [[link for link in triggered if link.effect.mandatory], [link for link in triggered if not link.effect.mandatory]]
+    if any(len({link.player for link in group}) > 1 for group in groups) and context.read(TRIGGERED_ORDER, "turn-player-first"):
+        groups = [sorted(group, key=lambda link: link.player != state.active) for group in groups]
+        context.note(TRIGGERED_ORDER, f"Among effects of both players, the turn player {state.active}'s go first",
+                     involves=[mechanic("Chain")])
+    return [*groups[0], *groups[1]]
 
 
 @steps("send-to-graveyard")

@@ -247,9 +247,9 @@ def build_state(raw: Mapping[str, Any], cards: Book) -> State:
 @dataclass
 class PlayerFacts:
     lp: int = fact()
-    hand: list[str] = fact(ref="name-list")
-    set: list[str] = fact(ref="name-list")
-    graveyard: list[str] = fact(ref="name-list")
+    hand: list[str] = fact(description="The rules give the hand no order.", ref="name-list")
+    set: list[str] = fact(description="The rules give the set cards no order.", ref="name-list")
+    graveyard: list[str] = fact(description="In the order sent; cards sent together are in no order the rules give.", ref="name-list")
     monsters: dict[str, Monster] = fact()
 
 
@@ -259,10 +259,10 @@ class Outcome:
     turn: int = fact()
     active: str = fact(ref="player")
     step: str = fact(description="The procedure step the duel is at.")
-    chain: list[str] = fact(ref="name-list")
+    chain: list[str] = fact(description="Chain Links, first to last (the rules' order).", ref="name-list")
     last_battle: dict[str, Any] | None = fact(description="The last battle fought (null: none yet).",
                                               schema={"anyOf": [{"$ref": "#/battle-record"}, {"type": "null"}]})
-    battles: list[dict[str, Any]] = fact(items={"$ref": "#/battle-record"})
+    battles: list[dict[str, Any]] = fact(description="In the order fought.", items={"$ref": "#/battle-record"})
     players: dict[str, PlayerFacts] = fact(keys=PLAYERS)
 
 

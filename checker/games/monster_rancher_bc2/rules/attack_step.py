@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from checker.engine.errors import InputError
 from checker.engine.game import Context
-from checker.games.monster_rancher_bc2.state import Attack, Breeder, Card, Hit, Monster, PendingAttack, State, Status, opponent
+from checker.games.monster_rancher_bc2.state import Attack, Breeder, Card, Hit, Monster, PendingAttack, State, Status, halve, opponent
 from checker.engine.trace import mechanic
 from checker.engine.vocabulary import ref
 
@@ -373,8 +373,9 @@ def env_prohibition(context: Context, state: State, action: Mapping[str, Any]) -
         context.note("mr.attack.env-prohibition", f"{rule}: {damage} is allowed", final_damage=damage, involves=involves)
 
 
-def pay_guts(context: Context, breeder: Breeder, cards: list[Card], ruling: str | None = None) -> None:
-    cost = sum(card.cost for card in cards)
+def pay_guts(context: Context, breeder: Breeder, cards: list[Card], ruling: str | None = None, *, cost: int | None = None) -> None:
+    """Pay for ``cards``: their GUTS costs, or ``cost`` when a card changed what they cost."""
+    cost = sum(card.cost for card in cards) if cost is None else cost
     if cost > breeder.guts:
         raise context.reject(
             "not-enough-guts", f"{' + '.join(c.name for c in cards)} costs {cost} GUTS; {breeder.player} has {breeder.guts}",
@@ -386,10 +387,24 @@ def pay_guts(context: Context, breeder: Breeder, cards: list[Card], ruling: str 
         context.note(None, f"{breeder.player} pays {cost} GUTS: {breeder.guts + cost} - {cost} = {breeder.guts}", guts=breeder.guts)
 
 
+def attack_cost(context: Context, attack: Attack) -> int:
+    """The GUTS the move and its combo cards cost. A combo card that halves the move's cost is played by the
+    attacker, so the halving is rounded in favour of the opponent: up."""
+    move = attack.card.cost
+    for combo in attack.combos:
+        if combo.halve_move_cost:
+            before, move = move, halve(move, round_up=True)
+            context.note("mr.rounding.golden-rule", f"{combo.name} halves {attack.card.name}'s GUTS cost: {before} → {move} "
+                         f"(rounded in favour of {opponent(attack.player)}, who did not play {combo.name})",
+                         before=before, after=move, involves=[card_entity(combo), mechanic("rounding"), mechanic("GUTS")])
+    return move + sum(combo.cost for combo in attack.combos)
+
+
 @steps("pay-guts")
 def pay_guts_step(context: Context, state: State, action: Mapping[str, Any]) -> None:
     attack = running(state)
-    pay_guts(context, state.breeder(attack.player), [attack.card, *attack.combos], "mr.attack.guts-paid-last")
+    pay_guts(context, state.breeder(attack.player), [attack.card, *attack.combos], "mr.attack.guts-paid-last",
+             cost=attack_cost(context, attack))
     context.note("mr.attack.guts-paid-last", "GUTS are paid after every check has passed", involves=[mechanic("GUTS")])
     for status in attack.bonus_statuses:
         if status.definition.consumed:
