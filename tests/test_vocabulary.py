@@ -20,15 +20,6 @@ from tests.vocabulary import Place, Use, changed, given, optional_keys
 #: How many of the scenarios giving a key are played again, at most.
 USES = 12
 
-#: Keys no scenario of this repository shows counting yet, by (game, place, key), with what they are waiting for.
-PENDING: dict[tuple[str, str, str], str] = {
-    # "mandatory" orders the effects triggered together after damage calculation (a Chain); these kinds need a target, which a
-    # triggered effect there is not given, so none of them can be triggered with another
-    **{("yugioh-dm2", f"effect {kind}", "mandatory"): "read only in a Chain of triggered effects, which these kinds cannot join"
-       for kind in ("change-def", "change-atk", "destroy", "return-to-hand", "move")},
-}
-
-
 @pytest.fixture(scope="module")
 def uses(scenarios: list[Scenario]) -> dict[str, dict[tuple[Place, str], list[Use]]]:
     """Where the real scenarios give each key, by game."""
@@ -51,7 +42,7 @@ def _keys() -> list[tuple[str, Place, str, Any]]:
 
 def test_every_optional_key_changes_some_outcome(uses: dict[str, dict[tuple[Place, str], list[Use]]]) -> None:
     silent = [f"{game_id}: {key} at {place}" for game_id, place, key, schema in _keys()
-              if (game_id, str(place), key) not in PENDING and _first_change(uses[game_id].get((place, key), []), key, schema) is None]
+              if _first_change(uses[game_id].get((place, key), []), key, schema) is None]
     assert not silent, "keys no scenario shows counting:\n" + "\n".join(silent)
 
 
@@ -65,15 +56,6 @@ def test_every_key_given_to_a_kind_counts_there(uses: dict[str, dict[tuple[Place
                 if found and _first_change(found, key, schema) is None:
                     silent.append(f"{game_id}: {key} at {Place(place.family, kind)}")
     assert not silent, "keys given to a kind that change nothing there:\n" + "\n".join(silent)
-
-
-def test_the_pending_keys_are_still_accepted_and_silent(uses: dict[str, dict[tuple[Place, str], list[Use]]]) -> None:
-    """A pending key the schema no longer takes, or that a scenario now shows counting, leaves the list."""
-    accepted = {(game_id, str(place), key): (place, schema) for game_id, place, key, schema in _keys()}
-    stale = [entry for entry in PENDING if entry not in accepted]
-    shown = [entry for entry in PENDING if entry in accepted
-             and _first_change(uses[entry[0]].get((accepted[entry][0], entry[2]), []), entry[2], accepted[entry][1]) is not None]
-    assert not stale and not shown, (stale, shown)
 
 
 def test_a_key_that_changes_nothing_is_told_from_one_that_does(scenarios: list[Scenario]) -> None:
