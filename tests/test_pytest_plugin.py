@@ -166,3 +166,10 @@ def test_a_crash_in_a_rules_module_shows_its_traceback_and_the_trace(
     result = project.runpytest()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(crash)
+
+
+def test_a_link_that_loops_fails_its_group_and_names_itself(project: pytest.Pytester) -> None:
+    (project.path / "scenarios" / "monster-rancher-bc2" / "loop.yaml").symlink_to("loop.yaml")
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*loop.yaml: error: cannot read file: a symbolic link that leads back to itself*"])

@@ -25,6 +25,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from checker.engine.errors import DataPath, InputError, Position
+from checker.engine.files import not_a_file, read_regular
 
 #: LibYAML's parser when PyYAML was built with it (its wheels are), else the pure-Python one.
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -296,10 +297,10 @@ class _PlainConverter:
 
 def load_file(path: str) -> Document:
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror}") from None
+        raise InputError(f"cannot read file: {not_a_file(path) or exc.strerror}",
+                         expected="a scenario file to read") from None
     if len(raw) > MAX_BYTES:
         raise InputError(
             f"file is larger than the {MAX_BYTES} bytes allowed",
