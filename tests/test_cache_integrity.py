@@ -20,10 +20,24 @@ from checker.engine import datafile
 from tests.conftest import ROOT
 
 
+COMMAND = [sys.executable, "-m", "checker", "check", "scenarios", "-j", "1", "--format", "json"]
+
+
+def environment(cache: str) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "RULINGS_CACHE": cache}
+
+
 def check_everything(cache: str) -> tuple[int, str, str]:
-    run = subprocess.run([sys.executable, "-m", "checker", "check", "scenarios", "-j", "1", "--format", "json"],
-                         capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "RULINGS_CACHE": cache})
+    run = subprocess.run(COMMAND, capture_output=True, text=True, cwd=ROOT, env=environment(cache))
     return run.returncode, run.stdout, run.stderr
+
+
+@pytest.fixture(scope="module")
+def expected() -> tuple[int, str, str]:
+    """What checking every scenario prints without a cache."""
+    found = check_everything("off")
+    assert found[0] == 0 and found[2] == "", found[2]
+    return found
 
 
 def edited(text: bytes) -> bytes:
@@ -65,9 +79,7 @@ DAMAGE: dict[str, Callable[[Path, bytes, bytes], None]] = {
 ROUNDS = 3
 
 
-def test_no_damage_to_any_cache_file_changes_a_verdict(tmp_path: Path) -> None:
-    expected = check_everything("off")
-    assert expected[0] == 0 and expected[2] == "", expected[2]
+def test_no_damage_to_any_cache_file_changes_a_verdict(tmp_path: Path, expected: tuple[int, str, str]) -> None:
     cache = tmp_path / "cache"
     assert check_everything(str(cache)) == expected  # fills the cache
     entries = sorted(cache.glob("*.json"))
@@ -82,6 +94,15 @@ def test_no_damage_to_any_cache_file_changes_a_verdict(tmp_path: Path) -> None:
             way = ways[(number * ROUNDS + round_) % len(ways)]
             DAMAGE[way](path, texts[path], texts[entries[number - 1]])
         assert check_everything(str(cache)) == expected, f"round {round_}"
+
+
+def test_runs_filling_one_cache_at_once_each_give_every_verdict(tmp_path: Path, expected: tuple[int, str, str]) -> None:
+    runs = [subprocess.Popen(COMMAND, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                             env=environment(str(tmp_path / "cache"))) for _ in range(3)]
+    for run in runs:
+        out, err = run.communicate()
+        assert (run.returncode, out, err) == expected
+    assert not list((tmp_path / "cache").glob("*.tmp"))  # every entry written whole, under its own name
 
 
 @pytest.mark.parametrize("folder", ["a file", "a link to itself", "read-only"])
