@@ -308,10 +308,9 @@ def _seconds(text: str) -> float:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from checker.format.schema import published_text
-
     from checker.commands.skeleton import cannot_write
     from checker.engine.files import not_a_file, read_regular
+    from checker.format.schema import published_text
 
     text = published_text(suite.games())
     target = Path(args.output)

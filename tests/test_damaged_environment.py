@@ -52,7 +52,7 @@ def test_each_named_on_the_command_line(name: str, folder: Path, capsys, monkeyp
     monkeypatch.chdir(folder)
     for command in (["check", name], ["explain", name], ["new", "monster-rancher-bc2", "--from", name]):
         assert main(command) == 2
-        assert f"{name}: {DAMAGED[name][0]}" in capsys.readouterr().err
+        assert f"checker: error: {DAMAGED[name][0]}: {name}" in capsys.readouterr().err
 
 
 def test_a_folder_that_cannot_be_read(tmp_path: Path, capsys) -> None:

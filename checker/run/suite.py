@@ -96,7 +96,7 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
         elif path.is_file():
             found.append(path)
         else:
-            raise InputError(f"{path}: {not_a_file(path)}", expected="a scenario file or a folder of them")
+            raise InputError(f"{not_a_file(path)}: {path}", expected="a scenario file or a folder of them")
     if not found:
         where = ", ".join(str(path) for path in named) or "nothing named"
         raise InputError(f"no scenario found in {where}", expected=f"files ending in {' or '.join(SUFFIXES)}")
