@@ -6,10 +6,11 @@ it does not (a Breeder ending the other's turn), and two are accepted. Turn ends
 size it was (an attack would add to the history of attacks the state keeps, and every copy of the
 state would grow with it). It then checks the file as ``checker check -j 1`` does
 (``checker.cli.main``, in this process, after a first check that builds the games) ``--repeat``
-times, and prints the median time, the time per action, and the time per action against the
-smallest size's: near 1 when the time grows linearly with the actions.
+times, and prints the median time, the actions checked per second, the time per action, and the
+time per action against the smallest size's: near 1 when the time grows linearly with the actions.
+``--command`` times ``explain`` or ``readings`` instead.
 
-    .venv/bin/python benchmarks/refusals.py [--sizes 250 500 1000 5000] [--repeat 3]
+    .venv/bin/python benchmarks/refusals.py [--sizes 250 1000 5000] [--repeat 3] [--command check]
 """
 
 from __future__ import annotations
@@ -57,21 +58,23 @@ def refused(actions: int) -> int:
     return actions // 2
 
 
-def checked(path: Path) -> tuple[float, str]:
-    """The wall time of ``checker check -j 1 PATH`` in this process, and what it printed."""
+def checked(path: Path, command: str = "check") -> tuple[float, str]:
+    """The wall time of ``checker COMMAND PATH`` (``check -j 1``) in this process, and what it printed."""
     out = io.StringIO()
     start = time.perf_counter()
     with contextlib.redirect_stdout(out):
-        cli.main(["check", "-j", "1", str(path)])
+        cli.main([command, *(["-j", "1"] if command == "check" else []), str(path)])
     return time.perf_counter() - start, out.getvalue()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[250, 500, 1000, 5000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[250, 1000, 5000])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--command", choices=("check", "explain", "readings"), default="check")
     args = parser.parse_args()
-    print(f"{'actions':>8} {'refused':>8} {'seconds':>8} {'µs/action':>10} {'per action / first':>19}")
+    print(f"checker {args.command}")
+    print(f"{'actions':>8} {'refused':>8} {'seconds':>8} {'actions/s':>10} {'µs/action':>10} {'per action / first':>19}")
     first = None
     with tempfile.TemporaryDirectory(prefix="rulings-refusals-") as tmp:
         warm = Path(tmp) / "warm.yaml"
@@ -80,11 +83,12 @@ def main() -> None:
         for size in args.sizes:
             path = Path(tmp) / f"refusals-{size}.yaml"
             path.write_text(scenario(size), encoding="utf-8")
-            runs = [checked(path) for _ in range(args.repeat)]
+            runs = [checked(path, args.command) for _ in range(args.repeat)]
             wall = statistics.median(seconds for seconds, _ in runs)
             per_action = wall / size
             first = first or per_action
-            print(f"{size:>8} {refused(size):>8} {wall:>8.3f} {per_action * 1e6:>10.1f} {per_action / first:>19.2f}", flush=True)
+            print(f"{size:>8} {refused(size):>8} {wall:>8.3f} {size / wall:>10.0f} {per_action * 1e6:>10.1f} {per_action / first:>19.2f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

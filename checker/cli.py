@@ -356,17 +356,25 @@ def _seconds(text: str) -> float:
 
 
 def _schema(args: argparse.Namespace) -> int:
+    from checker.commands.skeleton import cannot_write
+    from checker.engine.files import not_a_file, read_regular
     from checker.format.schema import published_text
 
     text = published_text(suite.games())
     target = Path(args.output)
     if args.check:
-        current = target.read_text(encoding="utf-8") if target.exists() else ""
+        try:
+            current = read_regular(target).decode("utf-8", "replace") if target.exists() else ""
+        except OSError as error:
+            raise InputError(f"cannot read {target}: {not_a_file(target) or error.strerror}", expected="the schema file") from None
         if current != text:
             print(f"{target} is out of date: run 'checker schema'", file=sys.stderr)
             return 1
         return 0
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise cannot_write(target, error) from None
     print(f"wrote {target}")
     return 0

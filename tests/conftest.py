@@ -81,11 +81,13 @@ def site(tmp_path_factory: pytest.TempPathFactory):
 
 
 HOSTILE_TITLE = "</title><script>window.__pwned = 1</script><b>bold</b>"
+LONG_CARD = "Big Punch of the Mountain " * 11 + "End"  # 289 characters: a page name of it would be too long for a file
 
 
 @pytest.fixture(scope="session")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory):
-    """A site built from one good scenario, one whose expectation is wrong, one with markup in every text."""
+    """A site built from one good scenario, one whose expectation is wrong, one with markup in every text, one whose
+    card has a name of 289 characters."""
     work = tmp_path_factory.mktemp("hostile")
     folder = work / "scenarios" / "monster-rancher-bc2"
     folder.mkdir(parents=True)
@@ -99,6 +101,8 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory):
         "Big Punch", "Big <script>window.__pwned=3</script> Punch"
     )
     (folder / "hostile-markup.yaml").write_text(hostile, encoding="utf-8")
+    long_name = good.replace("id: counter-rounding", "id: long-card-name").replace("Big Punch", LONG_CARD)
+    (folder / "long-card-name.yaml").write_text(long_name, encoding="utf-8")
     built = build_site(work, work / "scenarios")
     base, server = serve(built)
     yield Site(built, base)

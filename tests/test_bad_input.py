@@ -262,3 +262,24 @@ def test_a_folder_with_no_scenario_is_bad_input(tmp_path: Path, capsys) -> None:
     code, output = check(capsys, tmp_path / "empty")
     assert code == 2
     assert "no scenario found in" in output and "0 passed" not in output
+
+
+def test_a_mismatch_in_an_action_written_as_an_alias_is_reported_at_the_alias(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, "aliases.yaml", """\
+        id: aliases
+        game: monster-rancher-bc2
+        title: turn ends written once
+        initial:
+          players:
+            A: {monsters: [{name: Golem, attribute: Ground, lp: 20}]}
+            B: {monsters: [{name: Durahan, attribute: Ground, lp: 20}]}
+        actions:
+          - &end-a {action: end-turn, player: A}
+          - {action: end-turn, player: B}
+          - *end-a
+          - *end-a
+        expect: {turn: 4}
+        """)
+    code, output = check(capsys, path)
+    assert code == 1
+    assert "    line 12: after action 4: actions[3].reject.reason: expected nothing, got not-your-turn" in output

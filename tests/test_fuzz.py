@@ -2,25 +2,35 @@
 
 For every input: exit status 0, 1 or 2; no exception escapes (no traceback); every INVALID
 names file, line and column. Inputs are YAML documents built from random nesting, anchors and
-aliases, tags and scalars of every type and size, and truncated, byte-flipped and spliced
-copies of the real scenarios. CI runs a bounded number of examples; set
+aliases, tags and scalars of every type and size, truncated, byte-flipped and spliced copies of
+the real scenarios, and random legal play from the real scenarios' starts (every game's moves
+module lists what the rules allow) with its actions then damaged (a value replaced, a key
+dropped, an action repeated or moved), so that fuzzing reaches play: every refusal is then one
+the game declares. CI runs a bounded number of examples; set
 ``RULINGS_FUZZ_EXAMPLES`` for a long run. Time and memory per file are measured by
 ``benchmarks/fuzz.py``, not here (timed tests are flaky on a shared machine).
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from checker.commands import randomplay
+from checker.engine import legal
 from checker.format import yamlsafe
 from checker.cli import main
+from checker.run import suite
+from checker.format.scenario import Scenario
 from tests.conftest import SCENARIOS
 
 EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "120"))
@@ -142,3 +152,58 @@ def test_every_real_scenario_is_read_quickly(path: Path) -> None:
     content = path.read_bytes()
     assert yamlsafe._load_plain(content.decode("utf-8")) is not yamlsafe._UNSURE
     _same_reading(content)
+
+
+PLAYED = sorted(game_id for game_id, game in suite.games().items() if legal.lists_actions(game))
+
+
+@functools.cache
+def _starts(game_id: str) -> list[randomplay.Start]:
+    game = suite.games()[game_id]
+    loaded = suite.load_many(suite.scenario_files([SCENARIOS / game_id]))
+    return randomplay.starts(game, (item for item in loaded if isinstance(item, Scenario)))
+
+
+@st.composite
+def played_then_damaged(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    """A game's random legal play from a real scenario's start, then its actions damaged."""
+    game_id = draw(st.sampled_from(PLAYED))
+    data = draw(randomplay.scenarios(suite.games()[game_id], _starts(game_id)))
+    actions: list[dict[str, Any]] = data["actions"]
+    for _ in range(draw(st.integers(0, 3)) if actions else 0):
+        at = draw(st.integers(0, len(actions) - 1))
+        action = actions[at]
+        if not action:  # every key dropped already
+            continue
+        how = draw(st.sampled_from(["value", "drop", "repeat", "move", "swap-player"]))
+        key = draw(st.sampled_from(sorted(action)))
+        if how == "value":
+            action[key] = draw(st.one_of(st.sampled_from(TRICKY_SCALARS), st.integers(-3, 99), st.floats(),
+                                         st.sampled_from([[], {}, None, True, "A", "B", "Golem", [1, 2], {"x": 1}])))
+        elif how == "drop":
+            del action[key]
+        elif how == "repeat":
+            actions.insert(at, copy.deepcopy(action))
+        elif how == "move":
+            actions.insert(draw(st.integers(0, len(actions) - 1)), actions.pop(at))
+        elif "player" in action:
+            action["player"] = "B" if action["player"] == "A" else "A"
+    return game_id, data
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 4, 10))
+@given(drawn=played_then_damaged())
+def test_damaged_random_play_never_crashes_and_refuses_only_for_declared_reasons(tmp_path: Path, capsys, drawn) -> None:
+    game_id, data = drawn
+    document = {"id": "fuzz-play", "game": game_id, "title": "Random play, damaged", **data}
+    try:
+        content = yaml.safe_dump(document, allow_unicode=True, sort_keys=False).encode("utf-8")
+    except yaml.YAMLError:
+        return
+    check_one(tmp_path, content, capsys)
+    item = suite.load(tmp_path / "fuzz.yaml")
+    if isinstance(item, Scenario):
+        result = suite.run_one(item)
+        assert result.crash is None, result.crash
+        declared = suite.games()[game_id].vocabulary.reject_reasons
+        assert {r.reason for r in result.rejections.values()} <= set(declared)

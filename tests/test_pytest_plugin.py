@@ -179,3 +179,10 @@ def test_a_junit_report_has_one_case_per_scenario_named_by_its_id(project: pytes
     outcomes = {case.get("name"): [child.tag for child in case] for case in cases}
     assert outcomes == {"counter-rounding": ["failure"], "leaf-zero-at-one-lp": [], "sponge-rounding": []}
     project.runpytest().assert_outcomes(failed=1)  # without a report: the folder is still one group
+
+
+def test_a_link_that_loops_fails_its_group_and_names_itself(project: pytest.Pytester) -> None:
+    (project.path / "scenarios" / "monster-rancher-bc2" / "loop.yaml").symlink_to("loop.yaml")
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*loop.yaml: error: cannot read file: a symbolic link that leads back to itself*"])

@@ -12,7 +12,7 @@ import pytest
 
 from checker.games import registry
 from checker.site.model import page, slug
-from tests.conftest import HOSTILE_TITLE, Site
+from tests.conftest import HOSTILE_TITLE, LONG_CARD, Site
 
 MR = "monster-rancher-bc2"
 ZB = "zatch-bell"
@@ -112,6 +112,15 @@ def test_text_from_scenarios_is_escaped(hostile_site: Site) -> None:
     page_text = (hostile_site.folder / MR / "scenarios" / "hostile-markup" / "index.html").read_text(encoding="utf-8")
     assert "&lt;/title&gt;&lt;script&gt;" in page_text
     assert HOSTILE_TITLE not in page_text
+
+
+def test_a_card_with_a_very_long_name_has_its_pages(hostile_site: Site) -> None:
+    text = (hostile_site.folder / MR / "scenarios" / "long-card-name" / "index.html").read_text(encoding="utf-8")
+    [card] = set(re.findall(r"entities/(card-big-punch-of-the-mountain[a-z0-9-]*)/", text))
+    assert len(card) <= 100 and (hostile_site.folder / MR / "entities" / card / "index.html").is_file()
+    assert slug(LONG_CARD)[:80] in card
+    pairs = [path.parent.name for path in (hostile_site.folder / MR / "pairs").glob(f"*{card}*/index.html")]
+    assert pairs and all(len(name) < 255 for name in pairs)
 
 
 @pytest.mark.parametrize("part", ["../etc", "a/b", "..", "", "UPPER", "x y"])

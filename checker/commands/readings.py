@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any, Collection, Iterator, Mapping
@@ -28,7 +29,7 @@ class Branch:
         rejections = {index: r.reason for index, r in self.result.rejections.items()}
         return json.dumps([self.result.outcome, rejections], sort_keys=True, default=str)
 
-    @property
+    @functools.cached_property  # the report looks up one fact at a time
     def asserted(self) -> dict[str, Any]:
         """What the scenario asserts, as this run has it, by where and which fact.
 

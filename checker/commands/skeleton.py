@@ -14,6 +14,7 @@ from typing import Any, Collection, Iterable
 
 from checker.commands import reference
 from checker.engine.errors import InputError
+from checker.engine.files import read_regular
 from checker.engine.game import AnyGame
 from checker.format.yamlwrite import yaml_text
 from checker.format.scenario import MODELINE, Scenario
@@ -158,7 +159,7 @@ def known_ids(files: Iterable[Path]) -> set[str]:
     found: set[str] = set()
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular(path).decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         found.update(TOP_LEVEL_ID.findall(text))
@@ -169,9 +170,17 @@ def write_new(target: Path, text: str) -> None:
     """Create ``target`` with ``text``; an existing file is never overwritten."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise cannot_write(target.parent, error) from None
+    try:
         with target.open("x", encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
         raise InputError(f"{target} already exists: not overwriting it", expected="a new file name for --output") from None
     except OSError as error:
-        raise InputError(f"cannot write {target}: {error.strerror or error}", expected="a file you may create for --output") from None
+        raise cannot_write(target, error) from None
+
+
+def cannot_write(path: Path, error: OSError) -> InputError:
+    """The bad input of an output that cannot be written where it was asked for."""
+    return InputError(f"cannot write {path}: {error.strerror}", expected="a path in a folder that can be written")

@@ -4,11 +4,16 @@ Scenario files are untrusted. PyYAML's ``SafeLoader`` already refuses to build
 arbitrary objects; on top of it this module
 
 * bounds the file size, the nesting depth and the number of nodes after alias
-  expansion (so a "billion laughs" file is refused, not expanded);
+  expansion (so a "billion laughs" file is refused, not expanded). LibYAML's own
+  loader builds its tree by recursion in C, which tens of thousands of levels
+  overflow: it is given only a text that cannot nest deeper than ``QUICK_DEPTH``
+  (:func:`nesting_bound`); the loader that records positions refuses deep nesting
+  from the parser's events, before it recurses;
 * refuses explicit tags, merge keys, non-string keys and duplicate keys, an alias to a
   value that contains it, and whole numbers of more than ``MAX_DIGITS`` characters;
 * records the line and column of every key and value, so a later error about
-  ``actions[2].card`` can point at the exact place in the file.
+  ``actions[2].card`` can point at the exact place in the file; a value written as an
+  alias is placed where the alias is written, not where its anchor is.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from checker.engine.errors import DataPath, InputError, Position
+from checker.engine.files import not_a_file, read_regular
 
 #: LibYAML's parser when PyYAML was built with it (its wheels are), else the pure-Python one.
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -27,6 +33,9 @@ MAX_BYTES = 256 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 50_000
 MAX_DIGITS = 100  # far beyond any number a game uses, far below Python's own conversion limit
+#: The deepest nesting (by :func:`nesting_bound`) LibYAML's composer is given. It overflows an 8 MiB stack at about
+#: 24,000 levels (``benchmarks/yaml_limits.py``), some 350 bytes a level: this needs 1.4 MiB.
+QUICK_DEPTH = 4000
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
@@ -103,8 +112,7 @@ def _load_within_size(text: str) -> Document:
 def _load_marked(text: str) -> Document:
     """The document with every position, or the :class:`InputError` the text deserves."""
     try:
-        _check_depth(text)
-        loader = Loader(text)
+        loader = _MarkingLoader(text)
         try:
             root = loader.get_single_node()
         finally:
@@ -131,6 +139,54 @@ def _load_marked(text: str) -> Document:
     return document
 
 
+class _Alias:
+    """A value written as an alias: the node its anchor names, and where the alias is written."""
+
+    def __init__(self, target: Node, start_mark: Any) -> None:
+        self.target = target
+        self.start_mark = start_mark
+
+
+class _MarkingLoader(yaml.composer.Composer, Loader):  # type: ignore[misc, valid-type]
+    """``Loader``'s parser, composed in Python: the nesting is refused from the events before it is built (no
+    recursion beyond ``MAX_DEPTH``), a second document before it is read, and each alias keeps where it is written."""
+
+    def __init__(self, text: str) -> None:
+        Loader.__init__(self, text)
+        yaml.composer.Composer.__init__(self)
+        self.depth = 0
+
+    def compose_document(self) -> Any:
+        root = super().compose_document()
+        if self.check_event(yaml.DocumentStartEvent):
+            raise InputError(
+                "more than one YAML document in the file",
+                expected="one scenario per file (no second '---')",
+                position=_position(self.peek_event().start_mark),
+            )
+        return root
+
+    def compose_node(self, parent: Node | None, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            named = super().compose_node(parent, index)
+            assert named is not None  # the composer refuses an alias to no anchor
+            return _Alias(named, event.start_mark)
+        if not isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            return super().compose_node(parent, index)
+        if self.depth == MAX_DEPTH:
+            raise InputError(
+                f"nesting deeper than {MAX_DEPTH} levels",
+                expected=f"at most {MAX_DEPTH} nested mappings or lists",
+                position=_position(event.start_mark),
+            )
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
 _UNSURE = object()
 
 
@@ -138,8 +194,11 @@ def _load_plain(text: str) -> Any:
     """The data of a document within every limit, without positions; ``_UNSURE`` if anything is unusual.
 
     Whatever this returns, :func:`_load_marked` returns too; anything it is not sure of (a syntax
-    error, a limit, an alias nested too deep) is left to :func:`_load_marked`, which says what is wrong.
+    error, a limit, an alias nested too deep) is left to :func:`_load_marked`, which says what is wrong. So is
+    a text that may nest deeper than ``QUICK_DEPTH``: :func:`_load_marked` refuses deep nesting before it recurses.
     """
+    if nesting_bound(text) > QUICK_DEPTH:
+        return _UNSURE
     try:
         loader = _QuickLoader(text)
         try:
@@ -194,7 +253,7 @@ class _PlainConverter:
     """Nodes to plain data, refusing (``_Unsure``) whatever :class:`_Converter` would refuse.
 
     Nesting is counted on the tree, aliases expanded, so it is never less than the parser's
-    nesting :func:`_check_depth` counts; an alias to a value that contains it nests without end.
+    nesting :class:`_MarkingLoader` counts; an alias to a value that contains it nests without end.
     """
 
     def __init__(self) -> None:
@@ -238,10 +297,10 @@ class _PlainConverter:
 
 def load_file(path: str) -> Document:
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror}") from None
+        raise InputError(f"cannot read file: {not_a_file(path) or exc.strerror}",
+                         expected="a scenario file to read") from None
     if len(raw) > MAX_BYTES:
         raise InputError(
             f"file is larger than the {MAX_BYTES} bytes allowed",
@@ -259,29 +318,15 @@ def load_file(path: str) -> Document:
     return _load_within_size(text)  # its size checked above, in bytes
 
 
-def _check_depth(text: str) -> None:
-    """Refuse deep nesting from the event stream, before any tree is built."""
-    depth = 0
-    documents = 0
-    for event in yaml.parse(text, Loader=Loader):
-        if isinstance(event, yaml.DocumentStartEvent):
-            documents += 1
-            if documents > 1:
-                raise InputError(
-                    "more than one YAML document in the file",
-                    expected="one scenario per file (no second '---')",
-                    position=_position(event.start_mark),
-                )
-        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise InputError(
-                    f"nesting deeper than {MAX_DEPTH} levels",
-                    expected=f"at most {MAX_DEPTH} nested mappings or lists",
-                    position=_position(event.start_mark),
-                )
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
+def nesting_bound(text: str) -> int:
+    """A bound on how deep ``text`` can nest, from its characters alone.
+
+    A flow collection opens with ``[`` or ``{``; a block collection inside another starts further
+    right than its parent, or (a list as a mapping's value) at its column, under one that does: so
+    block nesting is at most twice the longest line, and flow nesting adds at most every bracket.
+    """
+    longest = max(map(len, text.split("\n")))  # a line YAML breaks elsewhere (CR, NEL) only makes it larger
+    return text.count("[") + text.count("{") + 2 * (longest + 1)
 
 
 class _Converter:
@@ -290,8 +335,17 @@ class _Converter:
         self.nodes = 0
         self.constructor = yaml.SafeLoader("")
         self.open: set[int] = set()  # the mappings and lists being converted: an alias to one of them is a loop
+        self.aliased = 0  # how many aliases the value being converted is inside: its positions are theirs
 
-    def convert(self, node: Node, path: DataPath) -> Any:
+    def convert(self, node: Node | _Alias, path: DataPath) -> Any:
+        if isinstance(node, _Alias):
+            # What the anchor's value holds is placed where the alias is written, as one value.
+            self.document.value_marks.setdefault(path, _position(node.start_mark))  # type: ignore[arg-type]
+            self.aliased += 1
+            try:
+                return self.convert(node.target, path)
+            finally:
+                self.aliased -= 1
         if id(node) in self.open:
             raise InputError(
                 "an alias refers to a mapping or list that contains it (the value would never end)",
@@ -305,7 +359,8 @@ class _Converter:
                 expected="a scenario without runaway aliases",
                 position=_position(node.start_mark),
             )
-        self.document.value_marks.setdefault(path, _position(node.start_mark))  # type: ignore[arg-type]
+        if not self.aliased:
+            self.document.value_marks.setdefault(path, _position(node.start_mark))  # type: ignore[arg-type]
         if isinstance(node, ScalarNode):
             return self._scalar(node)
         if isinstance(node, SequenceNode):
@@ -353,26 +408,28 @@ class _Converter:
 
     def _mapping(self, node: MappingNode, path: DataPath) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
+        for written_key, value_node in node.value:
+            key_node = written_key.target if isinstance(written_key, _Alias) else written_key
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise InputError(
                     "merge keys ('<<') are not supported",
                     expected="each key written out",
-                    position=_position(key_node.start_mark),
+                    position=_position(written_key.start_mark),
                 )
             if not isinstance(key_node, ScalarNode) or key_node.tag not in _PLAIN_TAGS:
                 raise InputError(
                     "a mapping key must be plain text",
                     expected="a text key",
-                    position=_position(key_node.start_mark),
+                    position=_position(written_key.start_mark),
                 )
             key = str(key_node.value)
             if key in result:
                 raise InputError(
                     f"duplicate key '{key}'",
                     expected="each key once per mapping",
-                    position=_position(key_node.start_mark),
+                    position=_position(written_key.start_mark),
                 )
-            self.document.key_marks[path + (key,)] = _position(key_node.start_mark)  # type: ignore[assignment]
+            if not self.aliased:
+                self.document.key_marks[path + (key,)] = _position(written_key.start_mark)  # type: ignore[assignment]
             result[key] = self.convert(value_node, path + (key,))
         return result

@@ -29,13 +29,13 @@ class ScenarioFolder(pytest.Directory):
         grouped: list[Path] = []
         for entry in sorted(os.scandir(self.path), key=lambda entry: entry.name):
             path = Path(entry.path)
-            if entry.is_dir():
+            if os.path.isdir(path):  # False for a link that loops or leads nowhere
                 if not self.session.isinitpath(path, with_parents=True) and ihook.pytest_ignore_collect(collection_path=path, config=config):
                     continue
                 folder = ihook.pytest_collect_directory(path=path, parent=self)
                 if folder is not None:
                     yield folder
-            elif entry.is_file():
+            elif path.suffix in suite.SUFFIXES or os.path.isfile(path):  # a scenario name that is no file fails as one
                 if not self.session.isinitpath(path) and ihook.pytest_ignore_collect(collection_path=path, config=config):
                     continue
                 if path.suffix not in suite.SUFFIXES:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from checker.engine.errors import InputError
+from checker.engine.files import not_a_file
 from checker.engine.game import AnyGame
 from checker.format.gameindex import game_index
 from checker.run.runner import RunResult, run
@@ -95,7 +96,7 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
         elif path.is_file():
             found.append(path)
         else:
-            raise InputError(f"no such file or folder: {path}", expected="a scenario file or a folder of them")
+            raise InputError(f"{not_a_file(path)}: {path}", expected="a scenario file or a folder of them")
     if not found:
         where = ", ".join(str(path) for path in named) or "nothing named"
         raise InputError(f"no scenario found in {where}", expected=f"files ending in {' or '.join(SUFFIXES)}")
@@ -104,17 +105,22 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def _files_under(folder: Path) -> list[Path]:
     """The scenario files in ``folder`` and its subfolders (not those reached through a symbolic link to a
-    folder), in path order: ``sorted(p for p in folder.rglob("*") if p.suffix in SUFFIXES and p.is_file())``,
-    from one ``scandir`` a folder."""
+    folder), in path order, from one ``scandir`` a folder: every name ending in a scenario suffix that is not a
+    folder, so that one that is not a file to read (a named pipe, a link that loops or leads nowhere) is reported
+    by its loading rather than left out."""
     found: list[Path] = []
     folders = [str(folder)]
     while folders:
-        with os.scandir(folders.pop()) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append(entry.path)
-                elif os.path.splitext(entry.name)[1] in SUFFIXES and entry.is_file():
-                    found.append(Path(entry.path))
+        here = folders.pop()
+        try:
+            entries = list(os.scandir(here))
+        except OSError as error:
+            raise InputError(f"cannot read the folder {here}: {error.strerror}", expected="folders that can be read") from None
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(entry.path)
+            elif os.path.splitext(entry.name)[1] in SUFFIXES and not os.path.isdir(entry.path):
+                found.append(Path(entry.path))
     return sorted(found, key=lambda path: path.parts)
 
 

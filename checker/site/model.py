@@ -20,12 +20,24 @@ from checker.commands.summary import Shown
 from checker.engine.trace import Entity
 
 SAFE_PART = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+#: The longest slug: a pair's page joins two entity slugs in one file name, which a file system bounds (255 bytes).
+MAX_SLUG = 100
 
 
 def slug(text: str) -> str:
-    """A URL part from any text: lower-case letters, digits and '-' (a hash if nothing is left)."""
+    """A URL part from any text: lower-case letters, digits and '-' (a hash if nothing is left), at most
+    ``MAX_SLUG`` characters (a longer one is cut, and ends with a hash of the whole text)."""
     words = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return words or "x-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+    return bounded(words, text) if words else "x-" + _hash(text)
+
+
+def bounded(words: str, text: str) -> str:
+    """``words``, a slug of ``text``, cut to ``MAX_SLUG`` characters with a hash of ``text`` when it is longer."""
+    return words if len(words) <= MAX_SLUG else f"{words[:MAX_SLUG - 9].rstrip('-')}-{_hash(text)}"
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -52,7 +64,7 @@ class GameView:
     def __post_init__(self) -> None:
         taken: set[str] = set()
         for entity in sorted(self.graph):
-            base = f"{slug(entity[0])}-{slug(entity[1])}"
+            base = bounded(f"{slug(entity[0])}-{slug(entity[1])}", repr(entity))
             name = base if base not in taken else f"{base}-{hashlib.sha1(repr(entity).encode()).hexdigest()[:6]}"
             taken.add(name)
             self.entity_slugs[entity] = name

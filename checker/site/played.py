@@ -18,6 +18,7 @@ from pathlib import Path
 
 from checker.run import batch, suite
 from checker.engine.errors import InputError
+from checker.engine.files import read_regular
 from checker.commands.readings import explore_each
 from checker.run.runner import RunResult
 from checker.format.scenario import Scenario
@@ -59,7 +60,16 @@ def play(path: Path, text: str) -> Played:
 
 
 def _play_file(path: Path) -> Played:
-    return play(path, path.read_text(encoding="utf-8"))
+    return play(path, _text(path))
+
+
+def _text(path: Path) -> str:
+    """The file's text, to tell whether it changed since the last build; ``""`` for one that is not a file to read
+    (a named pipe, a link to nothing), whose loading says what it is."""
+    try:
+        return read_regular(path).decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def _every_game() -> None:
@@ -98,7 +108,7 @@ class PlayedCache:
     def results(self, paths: list[Path]) -> tuple[list[Shown], list[RunResult]]:
         """Each valid scenario's summary, in file order, and the invalid files (a scenario whose id an earlier
         file uses among them); the cache then holds these files only."""
-        texts = {path: path.read_text(encoding="utf-8") for path in paths}
+        texts = {path: _text(path) for path in paths}
         changed = [path for path in paths if (kept := self.files.get(str(path))) is None or kept.text != texts[path]]
         fresh = dict(zip(changed, batch.each(changed, _play_file, self.jobs, prepare=_every_game)))
         played_now: dict[str, Played] = {}
