@@ -90,6 +90,15 @@ def test_a_question_whose_action_is_refused_says_so_on_its_result_line(tmp_path:
     assert lines[1] == "    action 1 refused: not-your-turn: it is A's turn"
 
 
+def test_a_result_line_names_the_first_refusals_and_counts_the_rest(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "q.yaml"
+    refused = "  - {action: attack, player: B, monster: Pixie, card: Shotgun, split: {Pixie: 3}}\n"
+    path.write_text(QUESTION + refused * 4, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("action 3 (not-your-turn); and 2 more") and "action 4" not in lines[0]
+    assert lines[1:6] == [f"    action {n} refused: not-your-turn: it is A's turn" for n in range(1, 6)]
+
 def test_a_golden_file_says_what_was_refused_on_its_result_line(tmp_path: Path, capsys) -> None:
     path = tmp_path / "g.yaml"
     path.write_text(QUESTION.replace("{Pixie: 3}}", "{Pixie: 3}, reject: {reason: not-your-turn}}"), encoding="utf-8")

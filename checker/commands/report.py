@@ -52,12 +52,19 @@ def check_text(result: RunResult, games: Mapping[str, AnyGame]) -> str:
     return "\n".join([headline(result) + refusal_note(result) + note, *refused, *details(result)])
 
 
+#: The refusals a headline names; the others are counted (a question lists each below it, a failure each that differs).
+HEADLINE_REFUSALS = 3
+
+
 def refusal_note(result: RunResult) -> str:
     """What the rules refused, as a suffix for the headline ('' if nothing): each refusal with its reason
     and the ruling applied."""
     if result.verdict in ("invalid", "error") or not result.rejections:
         return ""
-    return "  refused: " + "; ".join(f"{refused_what(index)} ({_reason(rejection)})" for index, rejection in sorted(result.rejections.items()))
+    refusals = sorted(result.rejections.items())
+    named = "; ".join(f"{refused_what(index)} ({_reason(rejection)})" for index, rejection in refusals[:HEADLINE_REFUSALS])
+    more = len(refusals) - HEADLINE_REFUSALS
+    return f"  refused: {named}" + (f"; and {more} more" if more > 0 else "")
 
 
 def refusal_lines(result: RunResult) -> list[str]:

@@ -171,7 +171,7 @@ def write_new(target: Path, text: str) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise cannot_write(target.parent, error) from None
+        raise cannot_write(target, error) from None
     try:
         with target.open("x", encoding="utf-8") as handle:
             handle.write(text)
@@ -183,4 +183,4 @@ def write_new(target: Path, text: str) -> None:
 
 def cannot_write(path: Path, error: OSError) -> InputError:
     """The bad input of an output that cannot be written where it was asked for."""
-    return InputError(f"cannot write {path}: {error.strerror}", expected="a path in a folder that can be written")
+    return InputError(f"cannot write {path}: {error.strerror or error}", expected="a path in a folder that can be written")
