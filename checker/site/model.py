@@ -12,6 +12,7 @@ from typing import Any
 
 import networkx as nx
 
+from checker.engine.catalogue import Ruling
 from checker.engine.game import AnyGame
 from checker.run.runner import RunResult
 from checker.commands.interactions import interaction_graph
@@ -20,6 +21,20 @@ from checker.commands.summary import Shown
 from checker.engine.trace import Entity
 
 SAFE_PART = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def naming(game: AnyGame, name: str) -> tuple[Ruling, ...]:
+    """The game's rulings whose quoted words name ``name``, as a whole word."""
+    pattern = re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])")
+    return tuple(ruling for ruling in game.catalogue.rulings if pattern.search(ruling.quote))
+
+
+def is_real(game: AnyGame, entity: Entity) -> bool:
+    """Whether an entity is the game's own, a card or a rule concept a player can look up: the game's card book or
+    list of mechanics describes it, or the source's quoted words name it. Any other is a card a scenario invents for
+    its example, shown on that scenario's page only."""
+    return game.describe(*entity) is not None or bool(naming(game, entity[1]))
 
 
 def slug(text: str) -> str:
@@ -47,7 +62,9 @@ class GameView:
 
     @classmethod
     def of(cls, game: AnyGame, results: list[Shown]) -> "GameView":
-        return cls(game, results, interaction_graph(results, game.catalogue))
+        graph = interaction_graph(results, game.catalogue)
+        graph.remove_nodes_from([entity for entity in list(graph) if not is_real(game, entity)])
+        return cls(game, results, graph)
 
     def __post_init__(self) -> None:
         taken: set[str] = set()
@@ -85,6 +102,9 @@ class GameView:
 
     def facts_page(self) -> str:
         return page(self.id, "facts")
+
+    def disputes_page(self) -> str:
+        return page(self.id, "disputes")
 
     def rulings_page(self) -> str:
         return page(self.id, "rulings", "index")
@@ -148,6 +168,7 @@ class GameView:
         catalogue = self.game.catalogue
         return {
             "rulings": len(catalogue.rulings),
+            "testable": len(catalogue.rulings) - len(catalogue.with_status("not-testable")),
             "scenarios": len(self.results),
             "passing": sum(r.verdict in ("pass", "question") for r in self.results),
             "ambiguous": len(catalogue.with_status("ambiguous")),
