@@ -14,7 +14,7 @@ from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import definitions, entity_label, pair_fragment, question, unconnected
 from checker.engine.trace import MECHANIC, Entity
 
-ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first, then the pages of the pairs it is in
+ENTITY_SEARCH_BOOST = 10.0  # a name searched for finds its own page first (search reads its title alone)
 OPEN_QUESTIONS_WRITTEN = 5  # open questions of an entity written out on its page; the rest link to the picker
 DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page
 
@@ -27,7 +27,7 @@ def entity_page(view: GameView, entity: Entity) -> WrittenPage:
     concept = kind == MECHANIC
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {'a rule concept' if concept else esc(kind)}</p>",
-        f"<p>{esc(view.kind_description(kind))}, met in {plural(scenario_count, 'scenario')}; "
+        f"<p data-search-exclude>{esc(view.kind_description(kind))}, met in {plural(scenario_count, 'scenario')}; "
         f"the engine made it interact with {plural(view.graph.degree(entity), 'other card or concept', 'other cards and concepts')}.</p>",
     ]
     body.append(_definition(view, here, entity))
