@@ -192,6 +192,20 @@ def test_kind_filter_hides_and_shows_nodes_and_leaves_none_alone(tab: Watched, s
     assert graph_nodes_once_drawn(tab, 1, after) == before
 
 
+#: The visible nodes of a graph whose drawing (shape and label) leaves its box (JavaScript, given a graph's holder).
+OFF_CANVAS = """(holder => { const cy = holder.rkGraph, w = holder.clientWidth, h = holder.clientHeight;
+  return cy.nodes(':visible').filter(n => { const b = n.renderedBoundingBox({includeLabels: true});
+    return b.x1 < -1 || b.y1 < -1 || b.x2 > w + 1 || b.y2 > h + 1; }).map(n => n.id()); })"""
+
+
+def test_no_graph_is_cut_off(any_tab: Watched, site: Site) -> None:
+    for game_id in game_ids():
+        open_page(any_tab, site, f"{game_id}/")
+        for index in range(graphs_on_page(any_tab)):
+            off = any_tab.page.evaluate(f"{OFF_CANVAS}(document.querySelectorAll('.rk-graph')[{index}])")
+            assert off == [], (game_id, index, off[:5])
+
+
 def test_kind_filters_cannot_empty_the_graph(any_tab: Watched, site: Site) -> None:
     open_page(any_tab, site, "zatch-bell/")
     before = graph_nodes(any_tab, 1)
@@ -259,6 +273,33 @@ def test_search_finds_a_card_by_name(tab: Watched, site: Site) -> None:
     result.first.click()
     tab.page.wait_for_load_state("networkidle")
     assert urlparse(tab.page.url).path == f"/{MR}/entities/card-shotgun/"
+
+
+def search_results(tab: Watched, site: Site, query: str) -> list[str]:
+    """The paths of the first results search gives for ``query``, typed into the box of the home page."""
+    open_page(tab, site, "")
+    tab.page.locator(".md-search__input").first.click()
+    links = tab.page.locator(".md-search-result__link:visible")
+    for _ in range(15):  # the search index loads in a worker; type again until it answers
+        tab.page.locator(".md-search__input").fill("")
+        tab.page.locator(".md-search__input").press_sequentially(query)
+        try:
+            links.first.wait_for(timeout=2_000)
+            break
+        except Exception:
+            continue
+    return [urlparse(href).path for href in links.evaluate_all("links => links.slice(0, 5).map(a => a.href)")]
+
+
+@pytest.mark.parametrize("query, first", [
+    ("zb.battle.compare", "/zatch-bell/rulings/zb.battle.compare/"),
+    ("Brago", "/zatch-bell/entities/card-brago/"),
+    ("Injury", "/zatch-bell/entities/mechanic-injury/"),
+    ("Arid Land", f"/{MR}/entities/env-arid-land/"),
+])
+def test_search_finds_a_ruling_by_its_id_and_a_card_by_its_exact_name_first(any_tab: Watched, site: Site, query: str,
+                                                                             first: str) -> None:
+    assert search_results(any_tab, site, query)[0] == first
 
 
 def test_coverage_and_disputes_pages(tab: Watched, site: Site) -> None:

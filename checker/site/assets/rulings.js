@@ -125,14 +125,14 @@
     });
   }
 
-  /* Zoom so the labels read at SMALLEST_TEXT pixels at the least, and make the box as tall as the picture. */
+  /* Zoom so the labels read at SMALLEST_TEXT pixels at the least, and make the box as tall as the picture: never
+     cut off (the page scrolls past it; the picture is inert until the reader explores it). */
   function startView(cy, holder) {
     var bounds = cy.elements().boundingBox({ includeLabels: true, includeOverlays: false });
     var width = holder.clientWidth;
     var zoom = Math.max(READABLE, Math.min(LARGEST_START, (width - 2 * PADDING) / bounds.w));
-    var tallest = Math.max(320, 2.5 * window.innerHeight);
     /* Room below the picture for the cover's words. */
-    holder.style.height = Math.round(Math.min(bounds.h * zoom + 2 * PADDING + 30, tallest)) + "px";
+    holder.style.height = Math.round(bounds.h * zoom + 2 * PADDING + 30) + "px";
     cy.resize();
     var left = Math.max(PADDING, (width - bounds.w * zoom) / 2);
     var view = { zoom: zoom, pan: { x: left - bounds.x1 * zoom, y: PADDING - bounds.y1 * zoom } };
