@@ -166,14 +166,15 @@ def between(text: str, start: str, end: str) -> str:
 
 
 def test_disputes_page_separates_open_from_ruled(dispute_site: Path) -> None:
-    page = (dispute_site / "disputes" / "index.html").read_text(encoding="utf-8")
+    assert f'href="../{MR}/disputes/"' in (dispute_site / "disputes" / "index.html").read_text(encoding="utf-8")
+    page = (dispute_site / MR / "disputes" / "index.html").read_text(encoding="utf-8")  # each game has its own
     opened = between(page, f'id="{MR}-open"', f'id="{MR}-ruled"')
     ruled = between(page, f'id="{MR}-ruled"', f'id="{MR}-proposed"')
     assert "open-dispute/" in opened and "ruled-dispute/" not in opened and "counter-rounding" not in opened
     assert "ruled-dispute/" in ruled and "open-dispute/" not in ruled and "counter-rounding" not in ruled
     # The open one: what each reading gives, and the scenario file to copy.
     assert "combo-card" in opened and "last-trump" in opened
-    assert f'href="../{MR}/scenarios/open-dispute/#scenario-file"' in opened
+    assert 'href="../scenarios/open-dispute/#scenario-file"' in opened
     # The ruled one: the reading adopted, the reasoning, the date and who ruled.
     assert "mr.amb.last-trump-returned-card</a> = <code>combo-card</code>" in ruled
     assert "Joy&#x27;s Support, the card played with Last Trump." in ruled

@@ -199,7 +199,7 @@ def test_a_scenario_demonstrates_only_what_its_trace_cites(site: Site, results) 
 
     result, ruling = next((r, ruling) for r in results for ruling in uncited(r, registry()[r.scenario.game].catalogue))
     body = scenario_body(site, result)
-    demonstrates = body[body.index("Demonstrates (cited by the engine"):].split("</p>")[0]
+    demonstrates = body[body.index("Rulings the engine's trace cites"):].split("</p>")[0]
     declared = body[body.index("Declared by the author, not cited"):].split("</p>")[0]
     assert f"rulings/{ruling}/" not in demonstrates and f"rulings/{ruling}/" in declared
     for cited in result.cited:
@@ -218,11 +218,71 @@ def test_the_trace_is_grouped_under_what_caused_it(site: Site, results) -> None:
 
 
 def test_entities_are_classified_by_what_they_are(site: Site) -> None:
-    games = {"yugioh-dm2": ("monster-bug", "card-bug"), MR: ("env-arid-land", "card-arid-land")}
+    games = {MR: ("env-arid-land", "card-arid-land"), "zatch-bell": ("card-brago", "mechanic-brago")}
     for game, (real, wrong) in games.items():
         assert (site.folder / game / "entities" / real / "index.html").exists(), real
         assert not (site.folder / game / "entities" / wrong).exists(), wrong
     assert not (site.folder / MR / "entities" / "card-draw").exists(), "the draw action is not a card"
+
+
+def test_cards_a_scenario_invents_stay_on_its_page(site: Site) -> None:
+    """A card the source never names ("Card AM", made up for one example) has no page, no place in the picker or
+    the graph: it is shown, with its definition, on the scenario that makes it up."""
+    from checker.commands.entities import is_the_games_own
+    from checker.site.played import build_model
+    from tests.conftest import SCENARIOS
+
+    view = build_model(SCENARIOS).games[ZB]
+    assert is_the_games_own(view.game, ("card", "Brago")) and is_the_games_own(view.game, ("mechanic", "Injury"))
+    assert not is_the_games_own(view.game, ("card", "Card AM"))
+    assert ("card", "Brago") in view.graph and ("card", "Card AM") not in view.graph
+    entities = {p.name for p in (site.folder / ZB / "entities").iterdir()}
+    assert "card-brago" in entities and not any(name.startswith("card-card-") for name in entities)
+    assert "Card AM" not in (site.folder / ZB / "pairs.json").read_text(encoding="utf-8")
+    inventing = next(r for r in view.results if ("card", "Card AM") in r.entities and "Card AM" in r.cards)
+    body = scenario_page_body(site, ZB, inventing.id)
+    made_up = body[body.index('id="cards-made-up-for-this-example"'):body.index('id="the-engines-work"')]
+    assert "<dt>Card AM</dt>" in made_up and "Card AM" not in body[body.index('id="entities"'):].split("</p>")[0]
+    index = json.loads((site.folder / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not any(doc["location"].startswith(f"{ZB}/entities/card-card-") for doc in index["docs"])
+
+
+def scenario_page_body(site: Site, game: str, scenario_id: str) -> str:
+    return page_body(site.folder / game / "scenarios" / scenario_id / "index.html")
+
+
+def test_a_scenario_page_leads_with_the_question_and_the_answer_in_words(site: Site, results) -> None:
+    """Situation, question and answer in sentences first, then why (trace steps with their rulings' words), and only
+    then the engine's full work: the YAML, the trace, the rulings it cites."""
+    body = scenario_page_body(site, MR, "counter-rounding")
+    lead, rest = body.split('id="the-engines-work"')
+    assert lead.index("The situation.") < lead.index("The question.") < lead.index("The answer.") < lead.index('id="why"')
+    assert "Counter against 5 damage sends 2 to the attacker and keeps 3. The engine, playing it by the rules, finds the same" in lead
+    why = lead[lead.index('id="why"'):]
+    assert why.count('<blockquote class="rk-quote">') >= 1 and 'rulings/mr.rounding.golden-rule/">line' in why
+    assert "<pre>" not in lead and "mr.rounding.counter" not in lead.split('id="why"')[0]
+    assert "Rulings the engine's trace cites" in rest and "Scenario file" in rest and "rk-trace" in rest
+    question = scenario_page_body(site, MR, "last-man-revived-question")
+    lead = question.split('id="the-engines-work"')[0]
+    assert "The question.</strong> Question: can a monster KO&#x27;d and revived" in lead
+    assert "The answer.</strong> The engine, playing it by the rules:" in lead and "default reading" in lead
+
+
+def test_titles_read_as_what_a_player_learns_not_where_the_source_says_it() -> None:
+    from checker.site.pages.answer import player_title
+
+    assert player_title("By line 878 the Attacker selects the cards") == "The Attacker selects the cards"
+    assert player_title("Counter against 5 damage") == "Counter against 5 damage"
+
+
+def test_no_page_shows_the_sources_markup_or_backticks_as_text(site: Site) -> None:
+    for path in html_pages(site):
+        body = page_body(path) if '<div class="rk-page">' in path.read_text(encoding="utf-8") else ""
+        assert "&lt;b&gt;" not in body and "&lt;/li&gt;" not in body, path
+        for step in re.findall(r'<ol class="rk-trace"[^>]*>(.*?)</ol>', body, re.S):
+            assert "`" not in step, path
+    index = (site.folder / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "&lt;b&gt;" not in index and "<b>" not in index
 
 
 def test_every_connected_pair_has_a_page_listing_its_scenarios(site: Site) -> None:
@@ -233,7 +293,7 @@ def test_every_connected_pair_has_a_page_listing_its_scenarios(site: Site) -> No
     view = build_model(SCENARIOS).games[MR]
     pairs = connected_pairs(view)
     assert len(list((site.folder / MR / "pairs").iterdir())) == len(pairs)
-    first, second = next((a, b) for a, b in pairs if (a[1], b[1]) == ("Jab", "Golem") or (b[1], a[1]) == ("Jab", "Golem"))
+    first, second = next((a, b) for a, b in pairs if {a[1], b[1]} == {"Arid Land", "Golem"})
     body = page_body(site.folder / view.pair_page(first, second).replace(".md", "/index.html"))
     for meeting in meetings(view, first, second):
         item = body[body.index(f"scenarios/{meeting.result.id}/"):].split("</li>")[0]
@@ -273,7 +333,7 @@ def test_no_count_reads_as_a_plural_slip(site: Site) -> None:
 
 
 def test_titles_name_the_game_and_the_sitemap_lists_pages(site: Site) -> None:
-    titles = {game: re.search(r"<title>([^<]*)", (site.folder / game / "entities" / "monster-golem" / "index.html")
+    titles = {game: re.search(r"<title>([^<]*)", (site.folder / game / "vocabulary" / "index.html")
                               .read_text(encoding="utf-8")).group(1) for game in (MR, "yugioh-dm2")}
     assert titles[MR] != titles["yugioh-dm2"]
     assert registry()[MR].title in titles[MR]
@@ -281,10 +341,19 @@ def test_titles_name_the_game_and_the_sitemap_lists_pages(site: Site) -> None:
 
 
 def test_disputes_show_values_as_yaml_with_a_summary(site: Site) -> None:
-    body = page_body(site.folder / "disputes" / "index.html")
+    body = page_body(site.folder / MR / "disputes" / "index.html")
     assert "The readings change" in body
     assert "{&#x27;" not in body and "[{&#x27;" not in body, "a Python repr instead of YAML"
     assert 'class="rk-yaml"' in body
+
+
+def test_disputes_have_a_page_per_game_and_no_page_is_over_300_kb(site: Site) -> None:
+    index = page_body(site.folder / "disputes" / "index.html")
+    for game_id in registry():
+        assert f'href="../{game_id}/disputes/"' in index, game_id
+        assert (site.folder / game_id / "disputes" / "index.html").is_file(), game_id
+    large = [(p.stat().st_size, str(p)) for p in html_pages(site) if p.stat().st_size > 300_000]
+    assert not large, sorted(large)[-3:]
 
 
 def test_search_indexes_titles_and_prose_not_traces_tables_or_yaml(site: Site, results) -> None:
@@ -299,6 +368,18 @@ def test_search_indexes_titles_and_prose_not_traces_tables_or_yaml(site: Site, r
     assert "# yaml-language-server" not in texts
     quote = registry()[MR].catalogue["mr.attack.env-prohibition"].quote
     assert quote[:60] in texts
+
+
+def test_counts_are_of_testable_rulings_and_the_rest_is_listed_apart(site: Site) -> None:
+    game = registry()[ZB]
+    untestable = game.catalogue.with_status("not-testable")
+    testable = len(game.catalogue.rulings) - len(untestable)
+    assert untestable and f"{testable} testable rulings" in page_body(site.folder / ZB / "index.html")
+    listing = page_body(site.folder / ZB / "rulings" / "index.html")
+    apart = listing.index('id="not-testable"')
+    first = game.catalogue.rulings[0]
+    assert first.status == "not-testable" and listing.index(f'href="{first.id}/"') > apart  # the title page comes last
+    assert all(listing.index(f'href="{r.id}/"') > apart for r in untestable)
 
 
 def test_the_rulings_page_lists_every_ruling_under_the_sections_the_game_page_links(site: Site) -> None:

@@ -1,9 +1,6 @@
 """Where disputes may hide: rulings no scenario cites, entities no scenario makes interact.
 
-Only the game's own entities count for the pairs: those its data describes (its card book, its
-mechanics) and those of a kind the rules name in full (Elements, abilities). A card a scenario
-defines for itself is that scenario's; pairing it with everything else would count questions no
-player can ask.
+Only the game's own entities count for the pairs (:func:`checker.commands.entities.is_the_games_own`).
 """
 
 from __future__ import annotations
@@ -14,6 +11,7 @@ from typing import Iterable
 from checker.run.citations import covered
 from checker.engine.game import AnyGame
 from checker.run.runner import RunResult
+from checker.commands.entities import is_the_games_own
 from checker.commands.interactions import interaction_graph, open_questions
 from checker.commands.summary import summarize
 from checker.engine.trace import Entity
@@ -38,8 +36,3 @@ def gaps(game: AnyGame, results: Iterable[RunResult]) -> Gaps:
     left_out = sum(1 for node in graph if node[0] in game.question_kinds and node not in own)
     return Gaps(uncited, tuple(open_questions(own, game.question_kinds)), game.question_kinds, left_out)
 
-
-def is_the_games_own(game: AnyGame, entity: Entity) -> bool:
-    """Whether the game itself knows ``entity``: its kind is named in full by the rules, or its data describes it."""
-    kind = game.entity_kinds.get(entity[0])
-    return (kind is not None and kind.from_rules) or game.describe(*entity) is not None

@@ -21,7 +21,8 @@ def site_config(mkdocs_yml: Path, work: Path, scenarios: Path, node_modules: Pat
     rulings: dict[str, object] = {"scenarios": str(scenarios), "node_modules": str(node_modules)}
     if jobs is not None:
         rulings["jobs"] = jobs
-    config["plugins"] = ["search", {"rulings": rulings}]
+    search = next((p for p in config.get("plugins", []) if p == "search" or (isinstance(p, dict) and "search" in p)), "search")
+    config["plugins"] = [search, {"rulings": rulings}]
     work.mkdir(parents=True, exist_ok=True)
     config_file = work / "mkdocs.yml"
     config_file.write_text(yaml.safe_dump(config), encoding="utf-8")

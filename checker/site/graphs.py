@@ -43,16 +43,24 @@ def display_names(graph: nx.Graph) -> dict[Entity, str]:
     return {entity: entity[1] if kinds_of[entity[1]] == 1 else f"{entity[1]} ({entity[0]})" for entity in graph}
 
 
-def overview(graph: nx.Graph, hub_kinds: Iterable[str]) -> tuple[nx.Graph, list[Entity]]:
-    """What a game page draws: entities of other than hub kinds that meet one another; and the others of those kinds.
+#: A game page draws at most this many cards and concepts, so that a person can read every one at first sight.
+MOST_DRAWN = 30
+#: Of these, at most this many of the hub kinds (concepts that meet nearly everything and would knot the picture).
+MOST_HUBS_DRAWN = 10
 
-    Hub kinds meet nearly everything and would pull the picture into one knot; an entity
-    that meets only hubs, or nothing, would be drawn alone. Both are listed, not drawn.
-    """
+
+def overview(graph: nx.Graph, hub_kinds: Iterable[str]) -> tuple[nx.Graph, list[Entity]]:
+    """What a game page draws: its most connected cards and concepts that meet one another, at most
+    :data:`MOST_DRAWN` of them and, unless the others leave more room, :data:`MOST_HUBS_DRAWN` of the hub kinds;
+    and the others, listed under it."""
     hubs = set(hub_kinds)
-    kept = graph.subgraph(sorted(n for n in graph if n[0] not in hubs))
-    alone = sorted(n for n in kept if kept.degree(n) == 0)
-    return kept.subgraph(sorted(n for n in kept if kept.degree(n) > 0)), alone
+    ranked = sorted(graph, key=lambda n: (-graph.degree(n), n))
+    others = [n for n in ranked if n[0] not in hubs]
+    chosen_hubs = [n for n in ranked if n[0] in hubs][:max(MOST_HUBS_DRAWN, MOST_DRAWN - len(others))]
+    others = others[:MOST_DRAWN - len(chosen_hubs)]
+    kept = graph.subgraph(sorted([*others, *chosen_hubs]))
+    drawn = kept.subgraph(sorted(n for n in kept if kept.degree(n) > 0))
+    return drawn, sorted(n for n in graph if n not in drawn)
 
 
 def ranked_neighbours(graph: nx.Graph, entity: Entity) -> list[Entity]:

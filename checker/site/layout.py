@@ -115,7 +115,7 @@ def _network_drawings(nodes: tuple[str, ...], edge_list: tuple[tuple[str, str], 
     boxes = dict(box_items)
     area = sum((b.left + b.right + GAP) * (b.top + b.bottom + GAP) for b in boxes.values()) * 3.0
     wide = min(math.sqrt(area * 1.6), COLUMN_WIDTH)
-    widths = [NARROW_WIDTH, wide] if wide > NARROW_WIDTH * 1.2 else [max(wide, NARROW_WIDTH)]
+    widths = [NARROW_WIDTH, wide] if wide > NARROW_WIDTH * 1.2 else [NARROW_WIDTH]  # a phone shows every graph
     return tuple(_network(nodes, list(edge_list), boxes, width, area / width) for width in widths)
 
 

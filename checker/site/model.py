@@ -12,8 +12,10 @@ from typing import Any
 
 import networkx as nx
 
+from checker.engine.catalogue import Ruling
 from checker.engine.game import AnyGame
 from checker.run.runner import RunResult
+from checker.commands.entities import is_the_games_own
 from checker.commands.interactions import interaction_graph
 from checker.site.graphs import KindStyle, kind_styles
 from checker.commands.summary import Shown
@@ -59,7 +61,9 @@ class GameView:
 
     @classmethod
     def of(cls, game: AnyGame, results: list[Shown]) -> "GameView":
-        return cls(game, results, interaction_graph(results, game.catalogue))
+        graph = interaction_graph(results, game.catalogue)
+        graph.remove_nodes_from([entity for entity in list(graph) if not is_the_games_own(game, entity)])
+        return cls(game, results, graph)
 
     def __post_init__(self) -> None:
         taken: set[str] = set()
@@ -97,6 +101,9 @@ class GameView:
 
     def facts_page(self) -> str:
         return page(self.id, "facts")
+
+    def disputes_page(self) -> str:
+        return page(self.id, "disputes")
 
     def rulings_page(self) -> str:
         return page(self.id, "rulings", "index")
@@ -160,6 +167,7 @@ class GameView:
         catalogue = self.game.catalogue
         return {
             "rulings": len(catalogue.rulings),
+            "testable": len(catalogue.rulings) - len(catalogue.with_status("not-testable")),
             "scenarios": len(self.results),
             "passing": sum(r.verdict in ("pass", "question") for r in self.results),
             "ambiguous": len(catalogue.with_status("ambiguous")),

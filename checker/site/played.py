@@ -56,7 +56,7 @@ def play(path: Path, text: str) -> Played:
     view = GameView.of(game, [shown])
     page = scenario_page(view, result, shown, text)
     packed = PackedPage.of(page, view.scenario_page(scenario.id))
-    return Played(text, shown, invalid, packed, {e: view.entity_slugs[e] for e in shown.entities})
+    return Played(text, shown, invalid, packed, {e: view.entity_slugs[e] for e in shown.entities if e in view.entity_slugs})
 
 
 def _play_file(path: Path) -> Played:

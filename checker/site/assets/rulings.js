@@ -125,14 +125,14 @@
     });
   }
 
-  /* Zoom so the labels read at SMALLEST_TEXT pixels at the least, and make the box as tall as the picture. */
+  /* Zoom so the labels read at SMALLEST_TEXT pixels at the least, and make the box as tall as the picture: never
+     cut off (the page scrolls past it; the picture is inert until the reader explores it). */
   function startView(cy, holder) {
     var bounds = cy.elements().boundingBox({ includeLabels: true, includeOverlays: false });
     var width = holder.clientWidth;
     var zoom = Math.max(READABLE, Math.min(LARGEST_START, (width - 2 * PADDING) / bounds.w));
-    var tallest = Math.max(320, 2.5 * window.innerHeight);
     /* Room below the picture for the cover's words. */
-    holder.style.height = Math.round(Math.min(bounds.h * zoom + 2 * PADDING + 30, tallest)) + "px";
+    holder.style.height = Math.round(bounds.h * zoom + 2 * PADDING + 30) + "px";
     cy.resize();
     var left = Math.max(PADDING, (width - bounds.w * zoom) / 2);
     var view = { zoom: zoom, pan: { x: left - bounds.x1 * zoom, y: PADDING - bounds.y1 * zoom } };
@@ -201,24 +201,38 @@
     return node.data("name") + " (" + kind + ") · " + degree + (degree === 1 ? " interaction" : " interactions");
   }
 
-  /* Kind filters: a kind unticked hides its nodes, and the nodes then left without an edge. */
+  /* Kind filters: a kind unticked hides its nodes, and the nodes then left without an edge. A filter that would
+     leave nothing drawn is undone, and the last kind ticked cannot be unticked: the graph is never emptied. */
   function controls(box, cy) {
-    var ticks = box.querySelectorAll(".rk-graph-kinds input[type=checkbox]");
+    var ticks = Array.prototype.slice.call(box.querySelectorAll(".rk-graph-kinds input[type=checkbox]"));
+    function apply() {
+      var shown = {};
+      ticks.forEach(function (t) { shown[t.value] = t.checked; });
+      cy.batch(function () {
+        cy.elements().removeClass("rk-hidden");
+        cy.nodes().filter(function (n) { return shown[n.data("kind")] === false; }).addClass("rk-hidden");
+        cy.edges().filter(function (e) { return e.source().hasClass("rk-hidden") || e.target().hasClass("rk-hidden"); })
+          .addClass("rk-hidden");
+        cy.nodes().filter(function (n) {
+          return !n.data("focus") && n.connectedEdges().filter(function (e) { return !e.hasClass("rk-hidden"); }).length === 0;
+        }).addClass("rk-hidden");
+      });
+    }
+    function guard() {
+      var ticked = ticks.filter(function (t) { return t.checked; });
+      ticks.forEach(function (t) { t.disabled = ticked.length === 1 && t.checked; });
+    }
     ticks.forEach(function (tick) {
       tick.addEventListener("change", function () {
-        var shown = {};
-        ticks.forEach(function (t) { shown[t.value] = t.checked; });
-        cy.batch(function () {
-          cy.elements().removeClass("rk-hidden");
-          cy.nodes().filter(function (n) { return shown[n.data("kind")] === false; }).addClass("rk-hidden");
-          cy.edges().filter(function (e) { return e.source().hasClass("rk-hidden") || e.target().hasClass("rk-hidden"); })
-            .addClass("rk-hidden");
-          cy.nodes().filter(function (n) {
-            return !n.data("focus") && n.connectedEdges().filter(function (e) { return !e.hasClass("rk-hidden"); }).length === 0;
-          }).addClass("rk-hidden");
-        });
+        apply();
+        if (!tick.checked && cy.nodes().filter(function (n) { return !n.hasClass("rk-hidden"); }).length === 0) {
+          tick.checked = true;
+          apply();
+        }
+        guard();
       });
     });
+    guard();
     var find = box.querySelector(".rk-graph-find");
     var holder = box.querySelector(".rk-graph");
     if (find) {
@@ -306,6 +320,17 @@
     });
   }
 
+  /* What the theme leaves out for keyboards and screen readers: a name for the search dialog, and a way to reach
+     (and so scroll) a code block or a table wider than the column. */
+  function reachable() {
+    document.querySelectorAll(".md-search[role=dialog]").forEach(function (dialog) { dialog.setAttribute("aria-label", "Search"); });
+    document.querySelectorAll(".md-typeset pre > code, .md-typeset table").forEach(function (wide) {
+      if (!wide.hasAttribute("tabindex")) { wide.setAttribute("tabindex", "0"); }
+    });
+  }
+
+  reachable();
+  if (window.document$ && window.document$.subscribe) { window.document$.subscribe(function () { window.setTimeout(reachable, 0); }); }
   drawAll();
   copyButtons();
 })();

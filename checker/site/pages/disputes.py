@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from checker.engine.catalogue import Ruling
 from checker.site.model import GameView, SiteModel
-from checker.site.pages.kit import a, esc, fact_cell, href, plural, table, value_cell, verdict
+from checker.site.pages.kit import a, esc, fact_cell, href, plain, plural, table, value_cell, verdict
 from checker.site.pages.lists import CAPPED, Listing, capped
 from checker.site.pages.ruling import depending_listing
 from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
@@ -20,51 +20,65 @@ DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the dispu
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
 
 
+INTRODUCTION = ("<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
+                "what every reading of the ambiguous rulings it reads gives, and the file to copy. Ruled disputes carry "
+                "their <code>ruling:</code>. Proposed ambiguities are passages a dispute finds unclear that the catalogue does "
+                "not list yet: the work of whoever keeps the catalogue. Ambiguous rulings follow, with the scenarios whose "
+                "outcome depends on them.</p>")
+
+
 def disputes_page(model: SiteModel) -> WrittenPage:
+    """The site's disputes page: each game's counts, linking to the game's own disputes page."""
     here = "disputes.md"
-    body: list[str] = [
-        "<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
-        "what every reading of the ambiguous rulings it reads gives, and the file to copy. Ruled disputes carry "
-        "their <code>ruling:</code>. Proposed ambiguities are passages a dispute finds unclear that the catalogue does "
-        "not list yet: the work of whoever keeps the catalogue. Ambiguous rulings follow, with the scenarios whose "
-        "outcome depends on them.</p>",
-    ]
+    rows = []
     for view in model.games.values():
-        body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
         disputed = [r for r in view.results if r.status == "disputed"]
-        opened = [r for r in disputed if r.ruling is None]
-        ruled = [r for r in disputed if r.ruling is not None]
-        body.append(f'<h3 id="{esc(view.id)}-open">Open disputes</h3>')
-        body.append(capped(view, here, Listing("open-disputes", "Open disputes", here, opened, functools.partial(_open_dispute, view),
-                                               ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if opened else "<p>None.</p>")
-        body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
-        body.append(capped(view, here, Listing("ruled-disputes", "Ruled disputes", here, ruled, functools.partial(_ruled_dispute, view),
-                                               ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if ruled else "<p>None yet.</p>")
-        proposing = [r for r in disputed if r.proposed is not None]
-        body.append(f'<h3 id="{esc(view.id)}-proposed">Proposed ambiguities</h3>')
-        body.append("".join(_proposed(view, here, r) for r in proposing) if proposing else "<p>None.</p>")
-        body.append(f'<h3 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h3>')
-        for ruling in view.game.catalogue.with_status("ambiguous"):
-            body.append(f"<h4>{a(here, view.ruling_page(ruling.id), ruling.id)}</h4>")
-            body.append(f'<blockquote class="rk-quote">{esc(ruling.quote)}</blockquote>')
-            if ruling.summary:
-                body.append(f"<p>{esc(ruling.summary)}</p>")
-            depending = view.depending_on(ruling.id)
-            written_for = {r.id for r in view.demonstrating(ruling.id)}
-            depending.sort(key=lambda sid: (sid not in written_for, sid))
-            for scenario_id in depending[:SIDE_BY_SIDE_SHOWN]:
-                body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
-                body.append(_side_by_side(view, scenario_id, ruling))
-            if len(depending) > SIDE_BY_SIDE_SHOWN:
-                also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"))
-                body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=depending_listing(view, ruling)))
-            if not depending:
-                body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
-    return markdown_page("Disputes", body)
+        ruled = sum(r.ruling is not None for r in disputed)
+        proposed = sum(r.proposed is not None for r in disputed)
+        rows.append(f"<li>{a(here, view.disputes_page(), view.game.title)}: {plural(len(disputed) - ruled, 'open dispute')}, "
+                    f"{plural(ruled, 'ruled dispute')}, {plural(proposed, 'proposed ambiguity', 'proposed ambiguities')}, "
+                    f"{plural(len(view.game.catalogue.with_status('ambiguous')), 'ambiguous ruling')}.</li>")
+    return markdown_page("Disputes", [INTRODUCTION, "<p>Each game has its own page:</p>", "<ul>" + "".join(rows) + "</ul>"])
+
+
+def game_disputes_page(view: GameView) -> WrittenPage:
+    """A game's disputes: open and ruled, then its ambiguous rulings with the scenarios whose outcome depends on them."""
+    here = view.disputes_page()
+    body: list[str] = [f"<p>{a(here, view.home(), view.game.title)} · {a(here, 'disputes.md', 'every game')}</p>", INTRODUCTION]
+    disputed = [r for r in view.results if r.status == "disputed"]
+    opened = [r for r in disputed if r.ruling is None]
+    ruled = [r for r in disputed if r.ruling is not None]
+    body.append(f'<h2 id="{esc(view.id)}-open">Open disputes</h2>')
+    body.append(capped(view, here, Listing("open-disputes", "Open disputes", here, opened, functools.partial(_open_dispute, view),
+                                           ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if opened else "<p>None.</p>")
+    body.append(f'<h2 id="{esc(view.id)}-ruled">Ruled disputes</h2>')
+    body.append(capped(view, here, Listing("ruled-disputes", "Ruled disputes", here, ruled, functools.partial(_ruled_dispute, view),
+                                           ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if ruled else "<p>None yet.</p>")
+    proposing = [r for r in disputed if r.proposed is not None]
+    body.append(f'<h2 id="{esc(view.id)}-proposed">Proposed ambiguities</h2>')
+    body.append("".join(_proposed(view, here, r) for r in proposing) if proposing else "<p>None.</p>")
+    body.append(f'<h2 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h2>')
+    for ruling in view.game.catalogue.with_status("ambiguous"):
+        body.append(f"<h3>{a(here, view.ruling_page(ruling.id), ruling.id)}</h3>")
+        body.append(f'<blockquote class="rk-quote">{esc(plain(ruling.quote))}</blockquote>')
+        if ruling.summary:
+            body.append(f"<p>{esc(ruling.summary)}</p>")
+        depending = view.depending_on(ruling.id)
+        written_for = {r.id for r in view.demonstrating(ruling.id)}
+        depending.sort(key=lambda sid: (sid not in written_for, sid))
+        for scenario_id in depending[:SIDE_BY_SIDE_SHOWN]:
+            body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
+            body.append(_side_by_side(view, scenario_id, ruling))
+        if len(depending) > SIDE_BY_SIDE_SHOWN:
+            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"))
+            body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=depending_listing(view, ruling)))
+        if not depending:
+            body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
+    return markdown_page(f"Disputes of {view.game.title}", body, game=view.game.title, tags=("disputes",))
 
 
 def _dispute_heading(view: GameView, here: str, result: Shown) -> str:
-    return f"<h4>{a(here, view.scenario_page(result.id), result.title)}</h4>"
+    return f"<h3>{a(here, view.scenario_page(result.id), result.title)}</h3>"
 
 
 def _open_dispute(view: GameView, here: str, result: Shown) -> str:

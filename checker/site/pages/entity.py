@@ -5,16 +5,18 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from checker.format.yamlwrite import yaml_text
+from checker.commands.entities import naming
 from checker.site.model import GameView
 from checker.site.pages.figures import neighbourhood_graph
 from checker.commands.words import in_words
-from checker.site.pages.kit import a, code_block, esc, excerpt, href, plural, table
+from checker.site.pages.kit import a, code_block, esc, excerpt, href, plain, plural, table
 from checker.site.pages.lists import scenario_list
+from checker.site.pages.scenario import ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import definitions, entity_label, pair_fragment, question, unconnected
 from checker.engine.trace import MECHANIC, Entity
 
-ENTITY_SEARCH_BOOST = 2.0  # a name searched for finds its own page first, then the pages of the pairs it is in
+ENTITY_SEARCH_BOOST = 10.0  # a name searched for finds its own page first (search reads its title alone)
 OPEN_QUESTIONS_WRITTEN = 5  # open questions of an entity written out on its page; the rest link to the picker
 DEFINITIONS_SHOWN = 3  # distinct scenario definitions of one entity shown on its page
 
@@ -24,12 +26,19 @@ def entity_page(view: GameView, entity: Entity) -> WrittenPage:
     kind, name = entity
     data = view.graph.nodes[entity]
     scenario_count = len(data.get("scenarios", ()))
+    concept = kind == MECHANIC
     body = [
-        f"<p>{a(here, view.home(), view.game.title)} · {esc(kind)}</p>",
-        f"<p>{esc(view.kind_description(kind))}, met in {plural(scenario_count, 'scenario')}; "
-        f"the engine made it interact with {plural(view.graph.degree(entity), 'other entity', 'other entities')}.</p>",
+        f"<p>{a(here, view.home(), view.game.title)} · {'a rule concept' if concept else esc(kind)}</p>",
+        f"<p data-search-exclude>{esc(view.kind_description(kind))}, met in {plural(scenario_count, 'scenario')}; "
+        f"the engine made it interact with {plural(view.graph.degree(entity), 'other card or concept', 'other cards and concepts')}.</p>",
     ]
     body.append(_definition(view, here, entity))
+    body.append(_in_the_source(view, here, entity))
+    body.append(_decided(view, here, entity))
+    body.append("<h2>Rulings applied to it</h2><p>The rulings the engine applied to it while playing the scenarios.</p><ul>" + "".join(
+        f"<li>{a(here, view.ruling_page(r), r)} — {esc(excerpt(plain(view.game.catalogue[r].quote), 100))}</li>"
+        for r in sorted(data.get("rulings", ()))
+    ) + "</ul>")
     body.append("<h2>Interactions</h2>")
     body.extend(neighbourhood_graph(view, here, entity))
     rows = []
@@ -41,17 +50,45 @@ def entity_page(view: GameView, entity: Entity) -> WrittenPage:
             ", ".join(a(here, view.ruling_page(r), r) for r in sorted(interaction.rulings)),
             a(here, view.pair_page(entity, other), plural(len(interaction.scenarios), "scenario")),
         ])
-    body.append(table(["with", "kind", "rulings", "what happens"], rows))
-    body.append("<h2>Rulings applied to it</h2><ul>" + "".join(
-        f"<li>{a(here, view.ruling_page(r), r)} — {esc(excerpt(view.game.catalogue[r].quote, 100))}</li>"
-        for r in sorted(data.get("rulings", ()))
-    ) + "</ul>")
+    if rows:
+        body.append(f"<details><summary>Every interaction ({len(rows)}), as a table</summary>"
+                    + table(["with", "kind", "rulings", "what happens"], rows) + "</details>")
     scenarios = [view.by_id[sid] for sid in sorted(data.get("scenarios", ()))]
     body.append("<h2>Scenarios</h2>")
     body.append(scenario_list(view, here, f"entity-{view.entity_slugs[entity]}", f"Scenarios of {name} ({kind})", scenarios))
     body.append(_open_questions(view, here, entity))
     return markdown_page(f"{name} ({kind})", body, game=view.game.title, tags=("entity", kind),
                          search_boost=ENTITY_SEARCH_BOOST, summary_only=True)
+
+
+SOURCE_QUOTES_SHOWN = 8  # passages of the source naming an entity quoted in full on its page
+
+
+def _in_the_source(view: GameView, here: str, entity: Entity) -> str:
+    """The source's own words about it: every ruling whose quote names it, the first quoted in full."""
+    found = naming(view.game, entity[1])
+    if not found:
+        return ""
+    items = "".join(
+        f'<li><blockquote class="rk-quote">{esc(plain(r.quote))}</blockquote>'
+        f'<p class="rk-cite">{a(here, view.ruling_page(r.id), f"line {r.line}")} · {esc(" › ".join(r.section))}</p></li>'
+        for r in found[:SOURCE_QUOTES_SHOWN])
+    more = ", ".join(a(here, view.ruling_page(r.id), f"line {r.line}") for r in found[SOURCE_QUOTES_SHOWN:])
+    return (f"<h2>What the source says of it</h2><p>{plural(len(found), 'passage')} of "
+            f"<code>{esc(view.game.catalogue.document)}</code> name{'s' if len(found) == 1 else ''} it.</p>"
+            f'<ul class="rk-source-quotes">{items}</ul>' + (f"<p>Also at {more}.</p>" if more else ""))
+
+
+def _decided(view: GameView, here: str, entity: Entity) -> str:
+    """Rulings made on disputed scenarios about it, newest first, with their dates."""
+    decided = sorted((view.by_id[s] for s in view.graph.nodes[entity].get("scenarios", ()) if view.by_id[s].ruling is not None),
+                     key=lambda r: (r.ruling.date if r.ruling else None, r.id), reverse=True)
+    if not decided:
+        return ""
+    items = "".join(
+        f"<li><p>{a(here, view.scenario_page(r.id), r.title)}</p>{ruling_made(view, here, r.ruling)}</li>"
+        for r in decided if r.ruling is not None)
+    return f"<h2>Decided disputes</h2><p>Questions the source left open, ruled on since.</p><ul>{items}</ul>"
 
 
 def _definition(view: GameView, here: str, entity: Entity) -> str:

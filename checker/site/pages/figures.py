@@ -36,6 +36,9 @@ def graph_block(data: dict[str, Any], *, name: str, caption: str, legend: str = 
 def graph_legend(view: GameView, kinds: Iterable[str], *, filters: bool) -> str:
     """The colour and shape of each kind drawn; with ``filters``, a tick box that shows or hides the kind."""
     styles = view.kind_styles
+    kinds = list(kinds)
+    findable = filters
+    filters = filters and len(kinds) > 1  # one kind alone is no choice: unticking it would empty the graph
     items = []
     for kind in kinds:
         style = styles[kind]
@@ -46,7 +49,7 @@ def graph_legend(view: GameView, kinds: Iterable[str], *, filters: bool) -> str:
             items.append(f'<span class="rk-legend-item">{marker} {esc(kind)}</span>')
     find = (
         '<input type="search" class="rk-graph-find" placeholder="Find an entity…" aria-label="Find an entity in the graph">'
-        '<button type="button" class="rk-graph-fit">Show all</button>' if filters else ""
+        '<button type="button" class="rk-graph-fit">Show all</button>' if findable else ""
     )
     title = "Kinds shown" if filters else "Kinds"
     return (f'<div class="rk-graph-controls"><fieldset class="rk-graph-kinds"><legend>{title}</legend>{"".join(items)}</fieldset>'
@@ -80,15 +83,12 @@ def interactions_graph(view: GameView, here: str) -> list[str]:
 
     data = network_data(drawn, lambda e: href(here, view.entity_page(e)), view.kind_styles, names)
     kinds = [k for k in view.kind_styles if any(n[0] == k for n in drawn)]
-    hubs = [k for k in view.hub_kinds if any(n[0] == k for n in view.graph)]
-    caption = [f"{_count(drawn.number_of_nodes(), 'entity', 'entities')} joined by "
-               f"{_count(drawn.number_of_edges(), 'interaction')}: two are joined when the engine made them "
+    caption = [f"The game's {_count(drawn.number_of_nodes(), 'most connected card or concept', 'most connected cards and concepts')}, "
+               f"joined by {_count(drawn.number_of_edges(), 'interaction')}: two are joined when the engine made them "
                "interact while resolving a scenario. Click or tap a node to open its page."]
-    if hubs:
-        caption.append(f"Not drawn, because they meet nearly everything: the {esc(', '.join(hubs))} entities "
-                       "(each page draws its own interactions).")
     if alone:
-        caption.append("Not drawn, because they meet only those or nothing yet: " + ", ".join(link(e) for e in alone) + ".")
+        caption.append("Not drawn, so that every name stays readable (each page draws its own interactions): "
+                       + ", ".join(link(e) for e in alone) + ".")
     rows = []
     for x, y in sorted((min(p), max(p)) for p in drawn.edges()):
         interaction = drawn.edges[x, y]["interaction"]

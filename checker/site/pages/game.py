@@ -9,7 +9,7 @@ from checker.engine.catalogue import MUST_BE_COVERED, Ruling
 from checker.site.model import GameView, slug
 from checker.site.pages.figures import interactions_graph, procedure_block
 from checker.site.pages.kit import (
-    a, esc, excerpt, plural, status_badge, table, table_ends, table_row, verdict_tally, verdict_with_readings,
+    a, esc, excerpt, plain, plural, status_badge, table, table_ends, table_row, verdict_tally, verdict_with_readings,
 )
 from checker.site.pages.lists import Listing, capped
 from checker.site.pages.pair import pair_picker
@@ -22,9 +22,11 @@ def game_page(view: GameView) -> WrittenPage:
     catalogue = view.game.catalogue
     counts = view.counts()
     body = [
-        f"<p>Source: <code>{esc(catalogue.document)}</code>. {plural(counts['rulings'], 'ruling')}, "
-        f"{plural(counts['scenarios'], 'scenario')}, {counts['passing']} passing, {counts['ambiguous']} ambiguous. "
-        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, 'disputes.md', 'Disputes')} · "
+        f"<p>Source: <code>{esc(catalogue.document)}</code>. {plural(counts['testable'], 'testable ruling')} "
+        f"({counts['ambiguous']} ambiguous), {plural(counts['scenarios'], 'scenario')}, {counts['passing']} passing; "
+        f"{plural(counts['rulings'] - counts['testable'], 'passage')} of the source that state no testable rule "
+        f"{a(here, view.rulings_page(), 'listed apart', anchor=NOT_TESTABLE)}. "
+        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, view.disputes_page(), 'Disputes')} · "
         f"{a(here, view.vocabulary_page(), 'What a scenario can say')} · "
         f"{a(here, view.facts_page(), 'Facts it can assert and defaults')}</p>",
         pair_picker(view),
@@ -38,7 +40,7 @@ def game_page(view: GameView) -> WrittenPage:
         "<ul>" + "".join(
             f"<li>{a(here, view.rulings_page(), ' › '.join(section), anchor=anchor)} "
             f"({plural(len(rulings), 'ruling')})</li>"
-            for section, anchor, rulings in sections(catalogue.rulings)) + "</ul>",
+            for section, anchor, rulings in sections(testable(catalogue.rulings))) + "</ul>",
     ]
     body.append("<h2>Entities</h2>")
     by_kind: dict[str, list[Entity]] = {}
@@ -70,11 +72,23 @@ def sections(rulings: Iterable[Ruling]) -> list[tuple[tuple[str, ...], str, list
     return runs
 
 
+NOT_TESTABLE = "not-testable"  # the anchor of the rulings page's list of passages that state no testable rule
+
+
+def testable(rulings: Iterable[Ruling]) -> list[Ruling]:
+    return [ruling for ruling in rulings if ruling.status != "not-testable"]
+
+
 def rulings_page(view: GameView) -> WrittenPage:
-    """Every ruling of the catalogue, section by section: status, quote, and the verdicts of the scenarios citing it."""
+    """Every testable ruling of the catalogue, section by section: status, quote, and the verdicts of the scenarios
+    citing it; then, apart, the passages of the source that state no testable rule."""
     here = view.rulings_page()
-    body = [f"<p>{a(here, view.home(), view.game.title)} · source: <code>{esc(view.game.catalogue.document)}</code>.</p>"]
-    for section, anchor, rulings in sections(view.game.catalogue.rulings):
+    untestable = view.game.catalogue.with_status("not-testable")
+    body = [f"<p>{a(here, view.home(), view.game.title)} · source: <code>{esc(view.game.catalogue.document)}</code>. "
+            f"{plural(len(testable(view.game.catalogue.rulings)), 'testable ruling')}, section by section; "
+            f"{plural(len(untestable), 'passage')} that state no testable rule "
+            f"{a(here, here, 'are listed at the end', anchor=NOT_TESTABLE)}.</p>"]
+    for section, anchor, rulings in sections(testable(view.game.catalogue.rulings)):
         body.append(f'<h2 id="{anchor}">{esc(" › ".join(section))}</h2>')
         rows = []
         for ruling in rulings:
@@ -82,8 +96,14 @@ def rulings_page(view: GameView) -> WrittenPage:
             rows.append([
                 a(here, view.ruling_page(ruling.id), ruling.id),
                 status_badge(ruling.status),
-                esc(excerpt(ruling.quote)),
+                esc(excerpt(plain(ruling.quote))),
                 verdict_tally(shown) or ("—" if ruling.status not in MUST_BE_COVERED else '<span class="rk-missing">none</span>'),
             ])
         body.append(table(["ruling", "status", "quote", "scenarios"], rows))
+    if untestable:
+        body.append(f'<h2 id="{NOT_TESTABLE}">Passages that state no testable rule</h2>')
+        body.append("<p>Title pages, contents, introductions and other passages of the source: quoted for completeness, "
+                    "they give the engine nothing to check.</p>")
+        body.append(table(["passage", "quote", "why not testable"], (
+            [a(here, view.ruling_page(r.id), r.id), esc(excerpt(plain(r.quote))), esc(r.reason)] for r in untestable)))
     return markdown_page("Rulings by section", body, game=view.game.title, tags=("rulings",))

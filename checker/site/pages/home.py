@@ -10,7 +10,7 @@ from checker.site.pages.written import WrittenPage, markdown_page
 def home(model: SiteModel) -> WrittenPage:
     here = "index.md"
     games = [
-        f"<li>{a(here, view.home(), view.game.title)} — {plural(view.counts()['rulings'], 'ruling')}, "
+        f"<li>{a(here, view.home(), view.game.title)} — {plural(view.counts()['testable'], 'testable ruling')}, "
         f"{plural(view.counts()['scenarios'], 'scenario')}</li>"
         for view in model.games.values()
     ]

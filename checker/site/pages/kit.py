@@ -154,6 +154,21 @@ def table_row(row: list[str]) -> str:
     return "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
 
 
+#: The source's own inline markup (bold, list items), which the site shows as plain words.
+SOURCE_MARKUP = re.compile(r"</?(?:b|i|em|strong|u|ul|ol|li|br|p|span)(?:\s[^>]*)?/?>", re.I)
+CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def plain(text: str) -> str:
+    """Words of the source without its inline markup: ``<b>DEFENSE</b>`` reads DEFENSE."""
+    return SOURCE_MARKUP.sub("", text)
+
+
+def trace_text(text: str) -> str:
+    """A trace step's text as HTML: escaped, its `code` spans set as code, not shown with their backticks."""
+    return CODE_SPAN.sub(r"<code>\1</code>", esc(text))
+
+
 def excerpt(text: str, limit: int = 140) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 

@@ -7,7 +7,7 @@ import json
 import posixpath
 
 from checker.site.model import GameView
-from checker.site.pages.kit import a, esc, excerpt, href, plural, verdict_with_readings
+from checker.site.pages.kit import a, esc, excerpt, href, plain, plural, verdict_with_readings
 from checker.site.pages.lists import Listing, capped
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import Meeting, card_line, connected_pairs, entity_label, game_template, meetings, yaml_string
@@ -39,7 +39,7 @@ def pair_page(view: GameView, first: Entity, second: Entity) -> WrittenPage:
         "<h2>Scenarios</h2>",
         capped(view, here, Listing(name, f"{title}: every scenario", here, found, item, ends=('<ul class="rk-meetings">', "</ul>"))),
         "<h2>Rulings</h2>",
-        "<ul data-search-exclude>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(excerpt(view.game.catalogue[r].quote, 100))}</li>"
+        "<ul data-search-exclude>" + "".join(f"<li>{a(here, view.ruling_page(r), r)} — {esc(excerpt(plain(view.game.catalogue[r].quote), 100))}</li>"
                          for r in rulings) + "</ul>",
     ]
     return markdown_page(title, body, game=view.game.title, tags=("pair",),

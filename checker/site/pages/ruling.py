@@ -6,7 +6,7 @@ from typing import Sequence
 
 from checker.engine.catalogue import Ruling
 from checker.site.model import GameView
-from checker.site.pages.kit import a, esc, excerpt, status_badge, table
+from checker.site.pages.kit import a, esc, excerpt, plain, status_badge, table
 from checker.site.pages.lists import Listing, capped, scenario_list
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
@@ -18,7 +18,7 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
     body = [
         f"<p>{a(here, view.home(), view.game.title)} › {esc(' › '.join(ruling.section))} "
         f"(<code>{esc(catalogue.document)}</code>, line {ruling.line}) · {status_badge(ruling.status)}</p>",
-        f'<blockquote class="rk-quote">{esc(ruling.quote)}</blockquote>',
+        f'<blockquote class="rk-quote">{esc(plain(ruling.quote))}</blockquote>',
     ]
     if ruling.summary:
         body.append(f"<p>{esc(ruling.summary)}</p>")
@@ -49,13 +49,13 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
     if related:
         body.append("<h2>Related rulings</h2>")
         body.append("<ul>" + "".join(
-            f"<li>{a(here, view.ruling_page(r), r)} — {esc(excerpt(catalogue[r].quote, 100))}</li>" for r in related
+            f"<li>{a(here, view.ruling_page(r), r)} — {esc(excerpt(plain(catalogue[r].quote), 100))}</li>" for r in related
         ) + "</ul>")
     entities = sorted(e for e in view.graph if ruling.id in view.graph.nodes[e].get("rulings", ()))
     if entities:
         body.append("<h2>Entities it concerns</h2>")
         body.append("<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in entities) + "</p>")
-    return markdown_page(f"{ruling.id}: {excerpt(ruling.quote, 70)}", body, game=view.game.title, tags=("ruling",),
+    return markdown_page(f"{ruling.id}: {excerpt(plain(ruling.quote), 70)}", body, game=view.game.title, tags=("ruling",),
                          summary_only=True)
 
 

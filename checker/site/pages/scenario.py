@@ -11,14 +11,15 @@ from checker.format.yamlwrite import yaml_text
 from checker.run.runner import RunResult
 from checker.format.scenario import DisputeRuling, Scenario
 from checker.site.model import GameView
+from checker.site.pages.answer import lead, player_title
 from checker.site.pages.kit import (
-    a, code_block, esc, fact_cell, status_badge, table, verdict_with_readings, yaml_cell,
+    a, code_block, esc, fact_cell, status_badge, table, trace_text, verdict_with_readings, yaml_cell,
 )
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
 from checker.commands.summary import Shown
-from checker.commands.words import action_words
-from checker.engine.trace import Entity, TraceStep
+from checker.commands.words import action_words, in_words
+from checker.engine.trace import MECHANIC, Entity, TraceStep
 
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
 
@@ -31,11 +32,13 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, shown)} · {status_badge(scenario.status)}"
         + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
+        lead(view, here, result),
+        _invented(view, shown),
+        '<h2 id="the-engines-work">The engine\'s work in full</h2>',
+        "<p>Everything below is what the engine read and did: the state it started from, each action, the facts it "
+        "checked, every step of its trace with the ruling it applied, and the scenario file itself.</p>",
         _demonstrates(view, here, shown),
-        f"<p>{esc(scenario.notes)}</p>" if scenario.notes else "",
     ]
-    if scenario.assumptions:
-        body.append("<h2>Assumptions</h2><ul>" + "".join(f"<li>{esc(x)}</li>" for x in scenario.assumptions) + "</ul>")
     adopted = scenario.ruling.readings if scenario.ruling else {}
     pinned = {r: n for r, n in scenario.readings.items() if r not in adopted}  # the ruling's are shown with it
     if pinned:
@@ -85,7 +88,7 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
             f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in result.readings.items()
         ) + "</p>")
     body.append("<h2>Outcome</h2>")
-    body.append(code_block(outcome_text(result.outcome)))
+    body.append(f"<details><summary>Every fact of the final state, as YAML</summary>{code_block(outcome_text(result.outcome))}</details>")
     involved = sorted(e for e in shown.entities if e in view.entity_slugs)
     if involved:
         body.append("<h2>Entities</h2>" + entities_line(view, here, involved))
@@ -94,7 +97,18 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
         body.append(ruling_made(view, here, scenario.ruling))
     body.append(f'<h2 id="{SCENARIO_FILE}">Scenario file</h2>')
     body.append(code_block(raw_text, copy=True))
-    return markdown_page(scenario.title, body, game=view.game.title, tags=("scenario",), summary_only=True)
+    return markdown_page(player_title(scenario.title), body, game=view.game.title, tags=("scenario",), summary_only=True)
+
+
+def _invented(view: GameView, shown: Shown) -> str:
+    """The cards this scenario makes up for its example, as it defines them: they are not the game's own cards."""
+    made_up = dict.fromkeys(name for kind, name in shown.entities if (kind, name) not in view.entity_slugs and kind != MECHANIC)
+    if not made_up:
+        return ""
+    rows = "".join(f"<dt>{esc(name)}</dt><dd>{esc(in_words(shown.cards[name])) if name in shown.cards else 'as the state below has it'}</dd>"
+                   for name in made_up)
+    return ("<h2>Cards made up for this example</h2><p>The source does not name these: the scenario makes them up "
+            f'for this example only, so they have no page of their own.</p><dl class="rk-definition">{rows}</dl>')
 
 
 def entities_line(view: GameView, here: str, involved: list[Entity]) -> str:
@@ -109,7 +123,7 @@ def _demonstrates(view: GameView, here: str, result: Shown) -> str:
     declared = result.uncited
     parts = []
     if shown:
-        parts.append("<p>Demonstrates (cited by the engine's trace): "
+        parts.append("<p>Rulings the engine's trace cites (what this scenario demonstrates): "
                      + ", ".join(a(here, view.ruling_page(r), r) for r in shown) + "</p>")
     if declared:
         parts.append("<p>Declared by the author, not cited by the trace (not demonstrated): "
@@ -137,7 +151,7 @@ def _trace(view: GameView, here: str, result: RunResult) -> str:
             if phase:
                 parts.append(f'<p class="rk-trace-phase">{esc(phase)}</p>')
             parts.append(f'<ol class="rk-trace" start="{lines[0][0]}">')
-            parts.extend(f"<li>{esc(step.text)}{_cite(view, here, step)}</li>" for _, step in lines)
+            parts.extend(f"<li>{trace_text(step.text)}{_cite(view, here, step)}</li>" for _, step in lines)
             parts.append("</ol>")
         parts.append("</section>")
     return "".join(parts)

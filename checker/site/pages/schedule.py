@@ -11,7 +11,7 @@ from typing import Callable
 from checker.run import batch
 from checker.site.model import GameView, SiteModel
 from checker.site.pages.coverage import coverage_page
-from checker.site.pages.disputes import disputes_page
+from checker.site.pages.disputes import disputes_page, game_disputes_page
 from checker.site.pages.entity import entity_page
 from checker.site.pages.game import game_page, rulings_page
 from checker.site.pages.home import home
@@ -31,7 +31,8 @@ def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameVi
     """Every generated page (and the game pages' JSON data, as text) by source path, packed. ``own_page(view, result)``
     gives a scenario's own page; ``game_pages(view)`` a game's pages (default :func:`pages_of_game`, made on
     ``jobs`` processes)."""
-    pages: Pages = packed({"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model)})
+    pages: Pages = packed({"index.md": home(model), "coverage.md": coverage_page(model), "disputes.md": disputes_page(model),
+                           **{view.disputes_page(): game_disputes_page(view) for view in model.games.values()}})
     if game_pages is None and jobs > 1:
         pages.update(_games_on_every_core(model, own_page, jobs))
     else:
@@ -136,6 +137,6 @@ def _pages_showing_changes(view: GameView, before: GameView) -> set[str] | None:
         again.add(view.scenario_page(summary.id))
         rulings = {*summary.demonstrated, *summary.uncited, *summary.touched, *summary.readings}
         again.update(view.ruling_page(r) for r in rulings if r in view.game.catalogue)
-        again.update(view.entity_page(e) for e in summary.entities)
-        again.update(view.pair_page(a, b) for a, b in summary.meetings)
+        again.update(view.entity_page(e) for e in summary.entities if e in view.entity_slugs)
+        again.update(view.pair_page(a, b) for a, b in summary.meetings if view.graph.has_edge(a, b))
     return again

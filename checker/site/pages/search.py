@@ -30,7 +30,7 @@ class _Indexed:
 
     @property
     def title(self) -> Any:
-        return self.meta.get("title")
+        return self.meta.get("heading", self.meta.get("title"))
 
 
 def search_entries(meta: Mapping[str, Any], toc: Any, page_url: str, html_text: str) -> list[dict[str, Any]]:
@@ -41,6 +41,6 @@ def search_entries(meta: Mapping[str, Any], toc: Any, page_url: str, html_text: 
     parser.close()
     for section in parser.data:
         if not section.is_excluded():
-            index.create_entry_for_section(section, toc, page_url, _Indexed(meta))
+            index.create_entry_for_section(section, toc, page_url, _Indexed({**meta, "title": _Indexed(meta).title}))
     entries: list[dict[str, Any]] = index.entries
     return entries

@@ -92,8 +92,9 @@ def markdown_page(
     """A page: the escaped title in the meta block, the body as one raw HTML block.
 
     A page of a game is titled with the game too (browser tabs, search results) while its
-    heading stays the short title; ``game`` and ``tags`` (the kind of page) become search
-    tags, so a reader can narrow a search to one game or one kind of page; ``search_boost``
+    heading, and the title search matches, stay the short title; ``tags`` (the kind of page) become search
+    tags (the kinds only: search ranks a tag's words above all, and a game's title has common words), so a reader
+    can narrow a search to one kind of page; ``search_boost``
     ranks the page above (> 1) or below (< 1) others that match as well. ``summary_only``: the
     page is one of many (a ruling, a scenario, an entity, a pair), which search finds by its title
     and summary.
@@ -103,7 +104,8 @@ def markdown_page(
     heading = ""
     if game:
         heading = f"<h1>{esc(title)}</h1>\n"
-        meta["tags"] = [esc(tag) for tag in (game, *tags)]
+        meta["heading"] = esc(title)  # what search matches and shows: the game's own title would match its every word
+        meta["tags"] = [esc(tag) for tag in tags]
     if search_boost != 1:
         meta["search"] = {"boost": search_boost}
     content = with_heading_ids("\n".join(lines))
