@@ -182,7 +182,7 @@ def test_disputes_page_separates_open_from_ruled(dispute_site: Path) -> None:
 
 
 def test_a_ruling_by_nobody_named_ends_at_its_date(dispute_site: Path) -> None:
-    page = (dispute_site / "disputes" / "index.html").read_text(encoding="utf-8")
+    page = (dispute_site / MR / "disputes" / "index.html").read_text(encoding="utf-8")
     assert '<time datetime="2024-05-01">2024-05-01</time></p>' in page
     assert "</time>.</p>" not in page
 
@@ -194,12 +194,14 @@ def test_a_ruled_dispute_is_played_on_the_site_under_its_adopted_reading(dispute
 
 
 def test_proposed_ambiguities_are_listed_apart_on_the_disputes_page(dispute_site: Path) -> None:
-    page = (dispute_site / "disputes" / "index.html").read_text(encoding="utf-8")
+    page = (dispute_site / MR / "disputes" / "index.html").read_text(encoding="utf-8")
     proposed = between(page, f'id="{MR}-proposed"', f'id="{MR}-ambiguous"')
     assert "proposing/" in proposed and "open-dispute/" not in proposed
     assert "shuffle the card back into the deck" in proposed and "Line 40 of the source" in proposed
     assert "<li>the card played with Last Trump</li>" in proposed
+    page = (dispute_site / MCS / "disputes" / "index.html").read_text(encoding="utf-8")
     assert "None." in between(page, f'id="{MCS}-proposed"', f'id="{MCS}-ambiguous"')
+    assert "1 proposed ambiguity" in (dispute_site / "disputes" / "index.html").read_text(encoding="utf-8")
 
 
 def test_the_linked_scenario_file_is_on_the_scenario_page(dispute_site: Path) -> None:

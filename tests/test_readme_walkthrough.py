@@ -70,8 +70,8 @@ def test_the_readme_walks_a_judge_from_a_new_file_to_the_site(tmp_path: Path, mo
     assert dispute is not None
 
     site = build_site(tmp_path, tmp_path / "scenarios")
-    disputes = (site / "disputes" / "index.html").read_text(encoding="utf-8")
     game = "my-crypto-saga"
+    disputes = (site / game / "disputes" / "index.html").read_text(encoding="utf-8")
     ruled = disputes[disputes.index(f'id="{game}-ruled"') : disputes.index(f'id="{game}-proposed"')]
     proposed = disputes[disputes.index(f'id="{game}-proposed"') : disputes.index(f'id="{game}-ambiguous"')]
     assert "light-beside-three-tie/" in ruled and "mcs.amb.light-with-three</a> = <code>tie</code>" in ruled
