@@ -74,9 +74,10 @@ class Effect:
                              "own-next-end-phase: the END PHASE of its owner's next turn; opponent-event: when the opponent next plays an "
                              "EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE).",
                              enum=["end-phase", "start-phase", "own-start-phase", "own-next-end-phase", "battle-out", "opponent-event"])
-    negates: tuple[str, ...] = spec((), "What a negate, prohibit or make-unnegatable effect applies to.",
+    negates: tuple[str, ...] = spec((), "What a negate, prohibit or make-unnegatable effect applies to (attack, defense: the Attack "
+                                    "or Defense just declared).",
                                     items={"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby",
-                                                    "in-play", "preparation"]})
+                                                    "in-play", "preparation", "attack", "defense"]})
     cannot_be_negated: bool = spec(False, "\"Cannot be negated\".")
     even_when_prohibited: bool = spec(False, "\"... even when prohibited to do so\".")
     regardless_of_card_effects: bool = spec(False, "\"... regardless of card effects\": the same as even_when_prohibited.")  # line 1153

@@ -145,6 +145,10 @@ def _check_phase_owner(context: Context, state: State, player: Player, name: str
 
 def _apply_in_battle(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
     if not context.reached(state, "defend"):  # the Defender has not yet declared or waived the Defense
+        if effect.is_cut_in:  # it answers the Attack just declared (or the cut-in effect that answered it)
+            _pay_and_apply(context, state, player, name, effect, action)
+            _cut_in_taken(context, state, player, effect)
+            return
         if effect.is_battle_effect and _battle_effect_any_time(context, name):
             _apply_before_defense(context, state, player, name, effect, action)
             return

@@ -15,7 +15,7 @@ from .common import (
     AND_RESOLUTION, BATTLE, COIN, CUT_IN, MP, PETRIFIED, SPELL_ONCE_PER_TURN, _battle, _check_spell_mamodo, _spell_cost,
     _take_undefendable, card, steps, vocabulary,
 )
-from .resolving import _check_prohibited, _classes, _pay, _resolve_effect
+from .resolving import _check_prohibited, _classes, _declared, _pay, _resolve_effect
 from .battle_phase import _take_action
 from .put_in_play import _on_open_page
 from .apply_effect import _holder
@@ -57,6 +57,7 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
     state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin"),
                                "by_effect": spell.by_effect}
     context.run_step(state, "battle-in", action)  # the Defender now answers it (procedure.yaml)
+    _declared(state, name, spell.card, frozenset({"attack", "spell"}))
 
 
 def _battle_in_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
@@ -213,6 +214,7 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
     context.note("zb.battle.attack-applies-effects", f"{state.attacker} applies the effects of its Attack", involves=[card(kind.name)])
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
+    _declared(state, state.attacker, kind.name, frozenset({"attack", "spell"}))
 
 
 def _attack_by_effect(context: Context, state: State, battle: Battle) -> None:

@@ -12,7 +12,7 @@ from checker.engine.vocabulary import ref
 
 from ..state import Mamodo, Player, SpellOut, State
 from .common import BATTLE, BATTLE_EFFECTS_STEP, COIN, CUT_IN, MP, STAY, _battle, _spell_cost, card, steps, vocabulary
-from .resolving import _in_play_active, _note_in_play_active, _pay_and_apply
+from .resolving import _declared, _in_play_active, _note_in_play_active, _pay_and_apply
 from .battle_in import _effect_without_spell, _flip_coins, _spell_for
 
 
@@ -113,6 +113,7 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     context.note("zb.battle.defense-not-resolved", "The Defense has not fully resolved yet", involves=[BATTLE])
     context.note("zb.spell.initiate", f"{kind.name} initiates the Defense", involves=[card(kind.name)])
     _flip_coins(context, state, state.defender, kind, action.get("coin"))
+    _declared(state, state.defender, kind.name, frozenset({"defense", "spell"}))
 
 
 @steps("apply-effects")

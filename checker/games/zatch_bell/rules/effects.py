@@ -16,7 +16,8 @@ from checker.engine.vocabulary import ref
 from ..state import BOOK_PAGES, Effect, Kept, Mamodo, Player, SpellOut, State, other
 from .common import (
     BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY, MAX_IN_PLAY,
-    MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, STONE_TABLET_PETRIFIED, _battle, card, vocabulary,
+    MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, STONE_TABLET_PETRIFIED, _battle, _defender_acts_before_battle_in, card,
+    vocabulary,
 )
 from .resolving import _kept_of_cards_gone, _pay, _resolve_effect, _send_to_discard, _whom
 from .preparation import _pages
@@ -383,6 +384,10 @@ def negate_damage(context: Context, state: State, owner: str, source: str, effec
 
 @vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=takes(Effect))
 def negate_attack(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if state.battle is None and state.pending_battle_in is not None and effect.is_cut_in:  # the Defender's 1 Action, a cut-in
+        context.take_turn(state, owner)
+        _defender_acts_before_battle_in(context, state, owner)
+        context.run_step(state, "non-battle", action)
     if state.battle is None and state.answered_battle_in is not None:
         _negate_battle_in(context, state, source, state.answered_battle_in)
         return

@@ -10,12 +10,13 @@ from checker.engine.game import Context
 
 from ..state import State
 from .common import CUT_IN, card
-from .resolving import _close_cut_in
+from .resolving import _close_cut_in, _keep_declared
 from .end_phase import _run_end_phase
 
 
 def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
+    _keep_declared(state)
     if action["action"] == "redo-coins":
         return
     if not _is_cut_in(state, action):

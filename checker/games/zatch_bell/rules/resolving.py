@@ -379,6 +379,30 @@ def _classes(effect: Effect) -> frozenset[str]:
     return frozenset(classes)
 
 
+# What an effect that negates an Attack or a Defense negates as a cut-in effect, naming nothing else.
+NEGATED_BY_KIND = {"negate-attack": frozenset({"attack"}), "negate-defense": frozenset({"defense"})}
+
+
+def _cut_in_covers(effect: Effect) -> frozenset[str]:
+    """What a cut-in effect may negate: what its 'negates' lists, or the Attack or Defense its kind negates."""
+    return frozenset(effect.negates) | NEGATED_BY_KIND.get(effect.kind, frozenset())
+
+
+def _declared(state: State, owner: str, source: str, classes: frozenset[str]) -> None:
+    """An Attack or Defense just declared with a SPELL card, its MP paid: the other player's next Action may be a cut-in
+    effect that negates it ("Cancels out an Attack, Defense, and/or SPELL cards that were immediately declared/played")."""
+    state.stack = state.stack.push(Link(owner, source, Applied(effects=(), classes=classes)))
+
+
+def _keep_declared(state: State) -> None:
+    """Before the next action: the state the Action that declared an Attack or Defense left is what negating it returns to (the
+    declaration is made in the middle of the Battle's steps)."""
+    top = state.stack.top
+    if top is not None and top.effect.before is None:
+        state.stack = state.stack.pop()
+        state.stack = state.stack.push(replace(top, effect=replace(top.effect, before=Snapshot(state))))
+
+
 def _open_to_cut_in(context: Context, state: State, owner: str, source: str, effects: tuple[Effect, ...], classes: frozenset[str],
                     action: Mapping[str, Any]) -> None:
     """What is about to resolve goes on the stack with the state it resolves from, for a cut-in effect to return to."""
@@ -416,6 +440,9 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
     if target.effect.classes & {"spell", "no-battle"}:
         context.note("zb.negating.cancels-attack-spell", f"{source} cancels out {target.card}, a SPELL card just played",
                      involves=[card(target.card)])
+    for declared in ("attack", "defense"):
+        if declared in target.effect.classes:  # the Battle goes on with the Attack or Defense negated (its handler)
+            vocabulary.effect_handler("effect", f"negate-{declared}")(context, state, owner, source, effect, action)
     state.log.append(f"{source}: negate {target.card}")
     for then in effect.also:
         _resolve_effect(context, state, owner, source, then, action)
@@ -423,7 +450,7 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
 
 def _close_cut_in(context: Context, state: State) -> None:
     """An Action that is no cut-in effect: what was just applied, and not negated, stands resolved."""
-    standing = [link.card for link in state.stack.standing]
+    standing = [link.card for link in state.stack.standing if link.effect.effects]  # not an Attack or Defense, still to resolve
     state.stack = ResponseStack()
     if standing:
         context.note("zb.majority.cut-in-after", f"No cut-in effect followed: {', '.join(standing)} stand(s) resolved",
@@ -460,7 +487,7 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     context.note("zb.cut-in.respond", f"{player.name} answers {top.player}'s Action ({top.card}) with {name}'s cut-in effect",
                  involves=[card(name), card(top.card), CUT_IN])
     applied = top.effect
-    wanted = set(effect.negates)
+    wanted = set(_cut_in_covers(effect))
     if not wanted & applied.classes:
         if effect.also:
             context.note("zb.qa.q12", f"{name}'s effect cannot be applied only for its other part: nothing it negates is there",
