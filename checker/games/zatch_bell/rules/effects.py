@@ -187,7 +187,7 @@ def _mp_for_effect_pages(context: Context, state: State, who: str, source: str, 
         return
     player = state.players[who]
     player.mp += pages * MP_PER_PAGE
-    context.note(GLOSSARY_MP, f"{who} turned {pages} page(s) during the START or END PHASE: 2 MP each, {player.mp} MP",
+    context.note(GLOSSARY_MP, f"{who} turned {pages} page(s) during the START or END PHASE: {MP_PER_PAGE} MP each, {player.mp} MP",
                  involves=[card(source), MP], mp=player.mp)
 
 
