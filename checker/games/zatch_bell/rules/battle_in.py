@@ -15,7 +15,7 @@ from .common import (
     AND_RESOLUTION, BATTLE, COIN, CUT_IN, MP, PETRIFIED, SPELL_ONCE_PER_TURN, _battle, _check_spell_mamodo, _spell_cost,
     _take_undefendable, card, steps, vocabulary,
 )
-from .resolving import _check_prohibited, _classes, _declared, _pay, _resolve_effect
+from .resolving import _check_available, _check_prohibited, _classes, _declared, _pay, _resolve_effect
 from .battle_phase import _take_action
 from .put_in_play import _on_open_page
 from .apply_effect import _holder
@@ -77,6 +77,9 @@ def _battle_in_by_effect(context: Context, state: State, player: Player, action:
     _check_prohibited(context, state, player.name, name, effect, _classes(effect))
     context.note("zb.battle-in.icon", f"{name}'s \"&\" effect has the Attack icon: \"Battle In\" may be declared with it",
                  involves=[card(name)])
+    context.note("zb.battle-in.cannot-pay", f"\"Battle In\" with {name}'s \"&\" effect: it must be available and payable as it is declared",
+                 involves=[card(name), MP])
+    _check_available(context, state, player, name, effect)
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": name, "spell": None, "page": None, "coin": action.get("coin"), "by_effect": False,
                                "effect": index}

@@ -57,7 +57,14 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
     _resolve_effect(context, state, player.name, name, effect, action)
 
 
-def _pay(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+def _check_available(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+    """An effect not yet used as often as it may be, whose MP its player can pay."""
+    _check_unused(context, state, player, name, effect)
+    _check_mp(context, player, name, effect)
+
+
+def _check_unused(context: Context, state: State, player: Player, name: str, effect: Effect) -> str:
+    """An effect not yet used as often as it may be; its key among the used effects."""
     key = f"{name}#{state.card(name).effects.index(effect)}"
     if effect.once_per_game and key in player.used_this_game:
         raise context.reject("effect-used-this-game", f"{player.name} has applied {name}'s effect this game", "zb.glossary.once-per-game",
@@ -68,13 +75,22 @@ def _pay(context: Context, state: State, player: Player, name: str, effect: Effe
             context.note("zb.tag.discard-copy", f"Another copy of {name} cannot apply the effect again this turn", involves=[card(name)])
         raise context.reject("effect-used-this-turn", f"{player.name} has applied {name}'s effect this turn", ruling,
                              involves=[card(name)])
+    return key
+
+
+def _check_mp(context: Context, player: Player, name: str, effect: Effect) -> None:
+    if effect.tag == "mp" and player.mp < effect.mp:
+        raise context.reject("not-enough-mp", f"{name}'s [{effect.mp} MP] effect: {player.name} has {player.mp} MP",
+                             "zb.tag.mp-pay", involves=[card(name), MP])
+
+
+def _pay(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+    key = _check_unused(context, state, player, name, effect)
     _check_prohibited(context, state, player.name, name, effect, _classes(effect))
     context.note("zb.actions.apply", f"{player.name} applies {name}'s effect", involves=[card(name)])
     context.note("zb.effects.apply", f"{name} is in play on {player.name}'s side", involves=[card(name)])
+    _check_mp(context, player, name, effect)
     if effect.tag == "mp":
-        if player.mp < effect.mp:
-            raise context.reject("not-enough-mp", f"{name}'s [{effect.mp} MP] effect: {player.name} has {player.mp} MP",
-                                 "zb.tag.mp-pay", involves=[card(name), MP])
         player.mp -= effect.mp
         context.note("zb.tag.mp-pay", f"{player.name} declares {name}'s effect and pays {effect.mp} MP: {player.mp} MP",
                      involves=[card(name), MP], mp=player.mp)
