@@ -85,6 +85,8 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
             context.note("zb.damage.owner-decides", f"{state.defender} receives several inflictions and decides where each goes",
                          involves=[DAMAGE, INJURY])
         _injure_selected(context, state, spell, action)
+    if spell.damage:  # the PROTECT was against the Damage, not against the effects that follow it
+        action = {key: value for key, value in action.items() if key != "protect"}
     on_damage = [e for e in spell.effects if e.timing == "on-damage"]
     context.note("zb.battle.win-effects-on-damage", f"Effects on Damage or Injury: {len(on_damage)}", involves=[card(spell.name)])
     for effect in on_damage:
