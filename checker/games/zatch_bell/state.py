@@ -121,6 +121,8 @@ class Card:
     power: int = spec(0, "A MAMODO card's Power; the Power a SPELL card adds.")
     mp: int = spec(0, "A SPELL or EVENT card's MP cost.", minimum=0)
     damage: int = spec(0, "A SPELL card's Damage: the pages the loser of the Battle turns.", minimum=0)
+    times: int = spec(1, "A SPELL card's Damage X times: each infliction is PROTECTED against separately (resolve protect_each).",
+                      minimum=1)
     injure: int = spec(0, "How many MAMODO cards a SPELL card's Attack inflicts Injury to.", minimum=0)
     icons: tuple[str, ...] = spec((), "A SPELL or EVENT card's Attack, Defend and No Battle icons.",
                                   items={"enum": ["attack", "defend", "no-battle"]})

@@ -24,6 +24,9 @@ from .no_battle import _return_no_battle_spells
 @vocabulary.action("resolve", "Battle step 5, with the players' choices: the MAMODO card that PROTECTS the Spell Book from the "
                    "Damage, the Attacker's Injury targets, and SACRIFICES (injured MAMODO card -> the one that takes its Injury).",
                    params={"protect": {**ref("card-name"), "description": "The damaged player's MAMODO card that PROTECTS the book."},
+                           "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
+                                            "description": "A SPELL card's Damage X times: the MAMODO card that PROTECTS against "
+                                            "each infliction (null: none)."},
                            "injure": {"type": "array", "items": ref("card-name"),
                                       "description": "The MAMODO card selected for each infliction of the Attack's Injury."},
                            "injure_by": {**ref("player"), "description": "Who selected them (default: the player the reading of "
@@ -74,7 +77,8 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     if _damage_negated(context, state, state.defender, spell.name):
         return
     if spell.damage:
-        _damage_book(context, state, state.defender, spell.damage, action.get("protect"), "zb.battle.win-damage")
+        _inflict_times(context, state, spell.name, state.defender, spell.damage, spell.times, action, "zb.battle.win-damage",
+                       by_effect=False)
     else:
         context.note("zb.battle.win-damage", f"{spell.name} inflicts no Damage", involves=[DAMAGE])
     if state.loser:
@@ -86,7 +90,7 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
                          involves=[DAMAGE, INJURY])
         _injure_selected(context, state, spell, action)
     if spell.damage:  # the PROTECT was against the Damage, not against the effects that follow it
-        action = {key: value for key, value in action.items() if key != "protect"}
+        action = {key: value for key, value in action.items() if key not in ("protect", "protect_each")}
     on_damage = [e for e in spell.effects if e.timing == "on-damage"]
     context.note("zb.battle.win-effects-on-damage", f"Effects on Damage or Injury: {len(on_damage)}", involves=[card(spell.name)])
     for effect in on_damage:
@@ -151,6 +155,24 @@ def _sacrifice(context: Context, state: State, player: Player, target: str, take
     context.note(SACRIFICE_PROTECT, f"{taker} SACRIFICES to protect {target} from the Injury", involves=[card(taker), card(target), PROTECT])
     context.note("zb.protect.book-and-sacrifice", f"{taker} takes the Injury meant for {target}", involves=[card(taker), PROTECT])
     return holder
+
+
+def _inflict_times(context: Context, state: State, source: str, victim: str, amount: int, times: int, action: Mapping[str, Any],
+                   ruling: str, *, by_effect: bool = True) -> None:
+    """Damage X times, by an effect or by a SPELL card's Attack: each infliction is PROTECTED against separately (protect_each;
+    protect for the first)."""
+    protectors = list(action.get("protect_each") or [action.get("protect")])
+    for infliction in range(times):
+        if times > 1:
+            context.note("zb.glossary.damage-times", f"{source}: infliction {infliction + 1} of {times}, PROTECTED against "
+                         "separately", involves=[card(source), DAMAGE])
+        protector = protectors[infliction] if infliction < len(protectors) else None
+        if protector is not None and by_effect:
+            context.note("zb.qa.q10", f"{source}'s effect inflicts Damage: {protector} may PROTECT against it",
+                         involves=[card(source), card(protector), PROTECT])
+        _damage_book(context, state, victim, amount, protector, ruling)
+        if state.loser:
+            return
 
 
 def _damage_book(context: Context, state: State, victim: str, amount: int, protector: str | None, ruling: str) -> None:

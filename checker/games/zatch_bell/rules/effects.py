@@ -25,7 +25,7 @@ from .put_in_play import _check_mamodo_name, _mamodo_count, _note_stone_tablet, 
 from .apply_effect import _chosen_effect, _holder
 from .battle_in import _battle_to_negate
 from .battle_steps import _in_play_power
-from .battle_outcome import _damage_book, _injure, _turn_pages
+from .battle_outcome import _damage_book, _inflict_times, _injure, _turn_pages
 
 
 def _affected(context: Context, source: str, effect: Effect, owner: str) -> str:
@@ -210,19 +210,8 @@ def turn_back_pages(context: Context, state: State, owner: str, source: str, eff
 @vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
                    "against each infliction: protect, or protect_each).", params=takes(Effect, "amount"))
 def damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    protectors = list(action.get("protect_each") or [action.get("protect")])
     ruling = "zb.battle.win-damage" if state.battle is not None else "zb.protect.only-damage"
-    for infliction in range(effect.times):
-        if effect.times > 1:
-            context.note("zb.glossary.damage-times", f"{source}: infliction {infliction + 1} of {effect.times}, PROTECTED against "
-                         "separately", involves=[card(source), DAMAGE])
-        protector = protectors[infliction] if infliction < len(protectors) else None
-        if protector is not None:
-            context.note("zb.qa.q10", f"{source}'s effect inflicts Damage: {protector} may PROTECT against it",
-                         involves=[card(source), card(protector), PROTECT])
-        _damage_book(context, state, other(owner), effect.amount, protector, ruling)
-        if state.loser:
-            return
+    _inflict_times(context, state, source, other(owner), effect.amount, effect.times, action, ruling)
 
 
 @vocabulary.effect("injure", "Inflicts Injury to the selected MAMODO card ('target' of the action or the effect).",
