@@ -75,9 +75,9 @@ class Effect:
                              "EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE).",
                              enum=["end-phase", "start-phase", "own-start-phase", "own-next-end-phase", "battle-out", "opponent-event"])
     negates: tuple[str, ...] = spec((), "What a negate, prohibit or make-unnegatable effect applies to (attack, defense: the Attack "
-                                    "or Defense just declared).",
+                                    "or Defense just declared; declare, mp, discard: the effects with that tag only).",
                                     items={"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby",
-                                                    "in-play", "preparation", "attack", "defense"]})
+                                                    "in-play", "preparation", "attack", "defense", "declare", "mp", "discard"]})
     cannot_be_negated: bool = spec(False, "\"Cannot be negated\".")
     even_when_prohibited: bool = spec(False, "\"... even when prohibited to do so\".")
     regardless_of_card_effects: bool = spec(False, "\"... regardless of card effects\": the same as even_when_prohibited.")  # line 1153

@@ -17,7 +17,8 @@ from .put_in_play import _on_open_page, _role
 
 @vocabulary.action("play-event", "An Action: play 1 EVENT card from an open page (it stays in its page); pay its MP.",
                    params={"player": ref("player"), "card": ref("card-name"), "page": {"type": "integer"},
-                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against its Damage."}},
+                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against its Damage."},
+                           "target": {**ref("card-name"), "description": "The card its effect selects (\"select 1 MAMODO card\")."}},
                    required=["player", "card"])
 def play_event(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]

@@ -383,9 +383,14 @@ def _check_preparation_target(context: Context, state: State, player: Player, na
 # === Applying & Resolving Effects; Cut-In effects ==================================================
 
 
+TAGS_NAMED = ("declare", "mp", "discard")  # the tags a "Cannot" or a cut-in effect may name, as 'negates' does
+
+
 def _classes(effect: Effect) -> frozenset[str]:
     """What an applied effect is, for the cut-in effects that may negate it and the "Cannot" effects that may prohibit it."""
     classes = {"effect"}
+    if effect.tag in TAGS_NAMED:  # "[DECLARE TO USE] effects cannot be used", "[X MP] effects cannot be used"
+        classes.add(effect.tag)
     if effect.is_battle_effect:
         classes.add("battle")
     if effect.is_cut_in:
