@@ -51,7 +51,9 @@ def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) ->
                              involves=[card(name)])
     cost = _spell_cost(context, state, player, kind, page)
     if player.mp < cost:
-        raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", "zb.no-battle.icon",
+        context.note("zb.play.no-battle-no-battle", f"{name} is played like an EVENT card: its MP cost is paid as it is played",
+                     involves=[card(name), MP])
+        raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", "zb.play.event-pay",
                              involves=[card(name), MP])
     player.mp -= cost
     player.spells_used.add((name, page))
