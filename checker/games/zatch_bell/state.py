@@ -92,7 +92,7 @@ class Effect:
     min_power: int = spec(0, "The effect selects only a MAMODO card with at least this much Power.", minimum=0)
     only_as: str | None = spec(None, "\"When you are the Attacker (Defender)\": the effect is applied only in that role.",
                                enum=["attacker", "defender"])
-    select_all: bool = spec(False, "\"Select all *type* cards\": every such card of the opponent's side.")
+    select_all: bool = spec(False, "\"Select all *type* cards\": every such card of the opponent's side (of_type names the type).")
     amount: int = spec(0, minimum=0, per_kind=True)
     target: str | None = spec(None, ref="card-name", per_kind=True)  # a card the effect names
 
@@ -358,7 +358,18 @@ def _manual_cards(catalogue: Mapping[str, Any]) -> dict[str, Card]:
 def _card_of(name: str, entry: Mapping[str, Any]) -> Card:
     if "type" not in entry:
         raise InputError(f"card {name!r} has no type", path=("cards", name), expected=f"type: one of {', '.join(CARD_TYPES)}")
-    return make_card(name, entry, ("cards", name))
+    made = make_card(name, entry, ("cards", name))
+    _check_select_all(name, made.effects, ("cards", name, "effects"))
+    return made
+
+
+def _check_select_all(name: str, effects: tuple[Effect, ...], at: tuple[str | int, ...]) -> None:
+    """ "Select all *type* cards" names the type it selects (the glossary has no "select all cards")."""
+    for index, effect in enumerate(effects):
+        if effect.select_all and effect.of_type is None:
+            raise InputError(f"card {name!r}: an effect that selects all cards names their type", path=(*at, index),
+                             expected="of_type: MAMODO, PARTNER or MJ12 (\"Select all *type* cards\")")
+        _check_select_all(name, effect.also, (*at, index, "also"))
 
 
 def _pages(raw: Any, size: int, cards: dict[str, Card], at: tuple[str | int, ...]) -> list[str]:

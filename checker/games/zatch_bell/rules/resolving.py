@@ -189,7 +189,7 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
         return
     if effect.select_all:
         selected = _selected_all(state, owner, effect)
-        context.note("zb.glossary.select-all-type", f"{source}'s effect selects all {effect.of_type or 'MAMODO'} cards of "
+        context.note("zb.glossary.select-all-type", f"{source}'s effect selects all {effect.of_type} cards of "
                      f"{other(owner)}: {', '.join(selected) or 'none'}", involves=[card(source)])
         for name in selected:
             _resolve_effect(context, state, owner, source, replace(effect, select_all=False), {**action, "target": name})
@@ -237,10 +237,9 @@ def _flip_effect_coins(context: Context, state: State, owner: str, source: str, 
 def _selected_all(state: State, owner: str, effect: Effect) -> list[str]:
     """ "Select all *type* cards": every such card on the opponent's side (Petrified MAMODO cards are no targets)."""
     victim = state.players[other(owner)]
-    kind = effect.of_type or "MAMODO"
-    if kind == "MAMODO":
+    if effect.of_type == "MAMODO":
         return [m.card for m in victim.mamodo if m.status != "petrified"]
-    if kind == "PARTNER":
+    if effect.of_type == "PARTNER":
         return [m.partner for m in victim.mamodo if m.partner]
     return [c for c, _ in victim.mj12]
 
