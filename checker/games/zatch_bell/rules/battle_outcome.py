@@ -275,7 +275,8 @@ def _turn_pages(context: Context, state: State, who: str, pages: int, why: str) 
             _loses(context, state, who, f"{who} is on the last page and cannot turn the page the {why} requires")
             return
         player.opening += 1
-    context.note(None, f"{who}'s open pages: {_pages(player)}", involves=[BOOK])
+    context.note("zb.example.newly-opened-pages", f"{who} turned {pages} page(s), one two-page spread each: open pages {_pages(player)}",
+                 involves=[BOOK])
     if player.opening == LAST_OPENING:
         context.note("zb.win.not-yet", f"{who} turns to the last page: the game is not won yet", involves=[BOOK])
 
