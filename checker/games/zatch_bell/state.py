@@ -178,6 +178,8 @@ class Mamodo:
     partner_page: int | None = None
     under: list[tuple[str, int]] = fact(list, observed=lambda under: [c for c, _ in under], schema={"type": "array", "items": {"type": "string"}})
     effects_negated: bool = False  # this turn, by a card effect (its card rules stand)
+    power: int = fact(0, "Its Power now: the card's, with what [IN PLAY] and [STAY] effects and EVENT cards add (none to a Petrified "
+                      "card's own and PARTNER's), \"during the Battle\" boosts only in a Battle.")
 
 
 @dataclass

@@ -214,6 +214,12 @@ def _set_total(context: Context, state: State, owner: str, mamodo: str, total: i
     return total + added
 
 
+def _power_now(context: Context, state: State, player: Player, holder: Mamodo) -> int:
+    """A MAMODO card's Power now: its own, what [IN PLAY] and [STAY] effects and EVENT cards add, "during the Battle" only in one."""
+    power = state.card(holder.card).power + _in_play_power(context, state, player, holder) + player.turn_power
+    return power + (player.battle_power if state.battle is not None else 0)
+
+
 def _in_play_power(context: Context, state: State, player: Player, holder: Mamodo | None) -> int:
     if holder is None or holder.status == "petrified":
         return 0

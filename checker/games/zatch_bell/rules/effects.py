@@ -24,7 +24,7 @@ from .preparation import _pages
 from .put_in_play import _check_mamodo_name, _mamodo_count, _note_stone_tablet, _on_open_page
 from .apply_effect import _chosen_effect, _holder
 from .battle_in import _battle_to_negate
-from .battle_steps import _in_play_power
+from .battle_steps import _power_now
 from .battle_outcome import _damage_book, _inflict_times, _injure, _turn_pages
 
 
@@ -455,10 +455,8 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
 
 def _check_min_power(context: Context, state: State, player: Player, holder: Mamodo, effect: Effect) -> None:
     """An effect that selects a MAMODO card with at least some Power: its Power now, "during the Battle" boosts only in a Battle."""
-    power = state.card(holder.card).power + _in_play_power(context, state, player, holder) + player.turn_power
-    if state.battle is not None:
-        power += player.battle_power
-    elif player.battle_power:
+    power = _power_now(context, state, player, holder)
+    if state.battle is None and player.battle_power:
         context.note("zb.glossary.non-battle", f"Non-Battle: no Battle is taking place, so {player.name}'s {player.battle_power:+d} "
                      f"Power \"during the Battle\" does not count: {holder.card} has {power} Power", involves=[card(holder.card)],
                      power=power)
