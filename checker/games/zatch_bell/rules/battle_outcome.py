@@ -11,7 +11,7 @@ from checker.engine.vocabulary import ref
 
 from ..state import LAST_OPENING, Card, Mamodo, Player, State, other
 from .common import (
-    ACTION, AND_RESOLUTION, BATTLE, BOOK, DAMAGE, INJURY, INJURY_CHOOSER, PETRIFIED, PROTECT, SACRIFICE_PROTECT,
+    ACTION, AND_RESOLUTION, BATTLE, BOOK, DAMAGE, INJURY, INJURY_CHOOSER, PETRIFIED, PROTECT, RESOLVED_SHIELD, SACRIFICE_PROTECT,
     WHEN_INFLICT_PROTECTED, _battle, card, steps, vocabulary,
 )
 from .resolving import (
@@ -263,6 +263,11 @@ def _shielded(context: Context, state: State, player: Player, holder: Mamodo) ->
                          f"{holder.card} receives no Injury", involves=[card(source), card(holder.card), INJURY])
             context.note("zb.tag.in-play-repeat", f"{source}'s [IN PLAY] effect resolves as many times as its condition comes",
                          involves=[card(source)])
+            return True
+    for kept in player.kept:
+        if kept.effect.kind == "no-injury" and kept.zone in ("turn", "stay") and kept.source in (holder.card, holder.partner):
+            context.note("zb.stay.duration" if kept.zone == "stay" else RESOLVED_SHIELD, f"{kept.source}'s effect, still active: "
+                         f"{holder.card} receives no Damage or Injury", involves=[card(kept.source), card(holder.card), INJURY])
             return True
     return False
 

@@ -16,7 +16,7 @@ from checker.engine.vocabulary import ref
 from ..state import BOOK_PAGES, Effect, Kept, Mamodo, Player, SpellOut, State, other
 from .common import (
     BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY, MAX_IN_PLAY,
-    MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, STONE_TABLET_PETRIFIED, _battle, _defender_acts_before_battle_in, card,
+    MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, RESOLVED_SHIELD, STONE_TABLET_PETRIFIED, _battle, _defender_acts_before_battle_in, card,
     vocabulary,
 )
 from .resolving import _kept_of_cards_gone, _pay, _resolve_effect, _send_to_discard, _whom
@@ -288,7 +288,14 @@ def discard_page(context: Context, state: State, owner: str, source: str, effect
 @vocabulary.effect("no-injury", "[IN PLAY]: its MAMODO card does not receive Damage or Injury (each infliction that would injure "
                    "it, PROTECTING included).", params=takes(Effect))
 def no_injury(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    context.note(None, f"{source}'s MAMODO card does not receive Damage or Injury", involves=[card(source)])
+    """Resolved right away (an [IN PLAY] one is consulted at each infliction instead): how long does it last?"""
+    if context.read(RESOLVED_SHIELD, "resolved-only"):
+        context.note(RESOLVED_SHIELD, f"{source}'s effect is resolved: it keeps its MAMODO card from no later Damage or Injury",
+                     involves=[card(source), INJURY])
+        return
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+    context.note(RESOLVED_SHIELD, f"{source}'s MAMODO card does not receive Damage or Injury until the END PHASE",
+                 involves=[card(source), INJURY])
 
 
 @vocabulary.effect("extra-event", "Its owner may play 'amount' more EVENT cards this turn.", params=takes(Effect, "amount"))
