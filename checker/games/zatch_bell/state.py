@@ -67,6 +67,9 @@ class Effect:
                                     "other", "regardless"])
     whose: str = spec("opponent", "Whose book or MP (default opponent).", enum=["self", "opponent"])
     also: tuple[Effect, ...] = spec((), "Effects the same effect goes on to apply, in order.")
+    extra_mp: int = spec(0, "\"You may pay X more MP to ...\": an optional cost, paid with the effect's own cost when the action says "
+                         "pay_extra, for the effects in 'extra'.", minimum=0)
+    extra: tuple[Effect, ...] = spec((), "What the optional cost extra_mp buys, applied after the effect and 'also'.")
     phase: str | None = spec(None, "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE.", enum=["own", "opponent"])
     keep: str | None = spec(None, "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates.", enum=["stay", "standby"])
     until: str | None = spec(None, "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "

@@ -12,7 +12,7 @@ from checker.engine.vocabulary import ref
 from ..state import Effect, Mamodo, Player, State, other
 from .common import (
     ACTION, BATTLE, BATTLE_EFFECTS_ICON, BATTLE_EFFECTS_STEP, COINS, COIN_TOSS, EITHER_PHASE, GLOSSARY_ATTACKER,
-    GLOSSARY_BATTLE_EFFECT, PETRIFIED, PRIORITY_AFTER_BATTLE_EFFECT, card, vocabulary,
+    GLOSSARY_BATTLE_EFFECT, PAY_EXTRA, PETRIFIED, PRIORITY_AFTER_BATTLE_EFFECT, card, vocabulary,
 )
 from .resolving import _check_cut_in, _check_kept_target, _pay_and_apply
 from .battle_phase import _acted, _refuse_in_start_phase, _take_action
@@ -28,7 +28,7 @@ from .put_in_play import _role
                            "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
                                             "description": "Damage X times: the MAMODO card that PROTECTS against each infliction "
                                             "(null: none)."},
-                           "coins": COINS},
+                           "coins": COINS, "pay_extra": PAY_EXTRA},
                    required=["player", "card"])
 def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]

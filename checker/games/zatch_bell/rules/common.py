@@ -148,6 +148,7 @@ COIN_TOSS = mechanic("coin toss")
 COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card's effect flips lands (chance, written down)."}
 COINS = {"type": "array", "items": COIN, "description": "How the coins an effect flips as it is declared land (chance, written down: "
          "heads is the side with a mamodo's face)."}
+PAY_EXTRA = {"type": "boolean", "description": "Pay the optional cost printed on the card (\"you may pay X more MP to ...\", extra_mp)."}
 
 
 # === The START PHASE ================================================================================

@@ -49,6 +49,7 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
     if effect.coins:
         _flip_effect_coins(context, state, player.name, name, effect, action)
     _pay(context, state, player, name, effect)
+    _pay_extra(context, state, player, name, (effect,), action)
     if effect.is_cut_in:
         _cut_in(context, state, player.name, name, effect, action)
         return
@@ -76,6 +77,21 @@ def _check_unused(context: Context, state: State, player: Player, name: str, eff
         raise context.reject("effect-used-this-turn", f"{player.name} has applied {name}'s effect this turn", ruling,
                              involves=[card(name)])
     return key
+
+
+def _pay_extra(context: Context, state: State, player: Player, name: str, effects: tuple[Effect, ...], action: Mapping[str, Any]) -> None:
+    """The optional cost printed on the card ("you may pay X more MP to ..."), paid with its cost when the player chooses to."""
+    if not action.get("pay_extra"):
+        return
+    extra = sum(effect.extra_mp for effect in effects)
+    if not extra:
+        raise context.reject("no-such-choice", f"{name} has no optional cost to pay", involves=[card(name)])
+    if player.mp < extra:
+        raise context.reject("not-enough-mp", f"{name}'s optional cost is {extra} more MP; {player.name} has {player.mp} MP",
+                             "zb.tag.mp-pay", involves=[card(name), MP])
+    player.mp -= extra
+    context.note("zb.tag.mp-pay", f"{player.name} chooses to pay {extra} more MP for {name}'s effect: {player.mp} MP",
+                 involves=[card(name), MP], mp=player.mp)
 
 
 def _check_mp(context: Context, player: Player, name: str, effect: Effect) -> None:
@@ -205,7 +221,7 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
     with context.involving(card(source)):
         handler(context, state, owner, source, effect, action)
     state.log.append(f"{source}: {effect.kind}")
-    for then in effect.also:
+    for then in effect.also + (effect.extra if action.get("pay_extra") else ()):
         _resolve_effect(context, state, owner, source, then, action)
 
 
