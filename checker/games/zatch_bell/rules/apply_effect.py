@@ -41,6 +41,10 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
     if effect.kind == "attack-without-spell":
         raise context.reject("attack-with-battle-in", f"{name}'s \"&\" effect Attacks without a SPELL card: it is applied by "
                              f"declaring \"Battle In\" with it (battle-in, effect_of: {name})", "zb.battle-in.icon", involves=[card(name)])
+    if effect.kind == "play-spell":
+        raise context.reject("play-with-battle-in", f"{name}'s effect plays a SPELL card to Attack: it is applied by declaring "
+                             f"\"Battle In\" with the SPELL card (battle-in, played_by: {name})", "zb.battle-in.icon",
+                             involves=[card(name)])
     if effect.kind == "defend-without-spell":
         raise context.reject("defend-with-a-defense", f"{name}'s effect Defends without a SPELL card: it is applied by "
                              f"declaring the Defense with it (defend, effect_of: {name})", "zb.battle.defend-declare",

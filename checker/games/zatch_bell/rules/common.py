@@ -58,6 +58,7 @@ vocabulary.reasons(
     event_icon="An EVENT card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
     no_attack_icon='"Battle In" can only be declared with a card or effect that has an Attack icon.',
     attack_with_battle_in='An "&" effect that Attacks is applied by declaring "Battle In" with it.',
+    play_with_battle_in='An effect that plays a SPELL card to Attack is applied by declaring "Battle In" with that SPELL card.',
     defend_with_a_defense="An effect that Defends without a SPELL card is applied by declaring the Defense with it.",
     no_defend_icon="A Defense is declared with a SPELL card that has a Defend icon.",
     spell_for_another_mamodo="A SPELL card is played only for the MAMODO named on it.",

@@ -366,7 +366,8 @@ def put_in_play_petrified(context: Context, state: State, owner: str, source: st
 @vocabulary.effect("play-spell", "Plays a SPELL card of its owner's open pages (named as played_by on the battle-in).",
                    params=takes(Effect))
 def play_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    context.note(None, f"{source}'s effect plays a SPELL card: declare it with battle-in, played_by: {source}", involves=[card(source)])
+    context.note(None, f"{source}'s effect plays the SPELL card of the \"Battle In\" (battle-in, played_by: {source})",
+                 involves=[card(source)])
 
 
 @vocabulary.effect("negate-damage", "\"Negate Damage\": the SPELL cards of this Battle inflict no Damage or Injury on its owner.",
