@@ -64,8 +64,10 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
         if not on_declaration:
             context.note("zb.and.extra-effects-step-5", f"{battle.mamodo}'s \"&\" effect's additional effects resolve",
                          involves=[card(battle.mamodo)])
+            _resolve_effect(context, state, state.attacker, battle.mamodo, battle.attack_effect, action)
+            return
         for effect in battle.attack_effect.also:
-            if not on_declaration or effect.kind == "damage":
+            if effect.kind == "damage":
                 _resolve_effect(context, state, state.attacker, battle.mamodo, effect, action)
         return
     assert battle.spell is not None

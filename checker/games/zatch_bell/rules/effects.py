@@ -15,7 +15,7 @@ from checker.engine.vocabulary import ref
 
 from ..state import BOOK_PAGES, Effect, Kept, Mamodo, Player, SpellOut, State, other
 from .common import (
-    BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY, MAX_IN_PLAY,
+    AND_RESOLUTION, BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY, MAX_IN_PLAY,
     MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, RESOLVED_SHIELD, STONE_TABLET_PETRIFIED, _battle, _defender_acts_before_battle_in, card,
     vocabulary,
 )
@@ -324,7 +324,8 @@ def defend_without_spell(context: Context, state: State, owner: str, source: str
 @vocabulary.effect("attack-without-spell", "An \"&\" effect: its MAMODO card Attacks without a SPELL card (battle-in with "
                    "effect_of); 'amount' is the Attack's Total Power; 'also' resolves if it wins.", params=takes(Effect, "amount"))
 def attack_without_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    context.note(None, f"{source}'s \"&\" effect Attacks with a \"Battle In\" (effect_of: {source})", involves=[card(source)])
+    context.note(AND_RESOLUTION, f"{source} won the Battle it Attacked in with its \"&\" effect: the effect resolves",
+                 involves=[card(source), BATTLE])
 
 
 @vocabulary.effect("undefendable", "The SPELL card its owner's 'target' MAMODO Attacks with in the next Battle during this turn "
