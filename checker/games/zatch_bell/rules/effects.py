@@ -15,9 +15,9 @@ from checker.engine.vocabulary import ref
 
 from ..state import BOOK_PAGES, Effect, Kept, Mamodo, Player, SpellOut, State, other
 from .common import (
-    AND_RESOLUTION, BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY, MAX_IN_PLAY,
-    MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, RESOLVED_SHIELD, STONE_TABLET_PETRIFIED, _battle, _defender_acts_before_battle_in, card,
-    vocabulary,
+    AND_RESOLUTION, BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY,
+    MAX_IN_PLAY, MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, RESOLVED_SHIELD, STONE_TABLET_PETRIFIED, _battle,
+    _defender_acts_before_battle_in, card, vocabulary,
 )
 from .resolving import _kept_of_cards_gone, _pay, _resolve_effect, _send_to_discard, _whom
 from .preparation import _pages
