@@ -223,8 +223,8 @@ def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) 
     player.opening += 1
     player.mp += MP_PER_PAGE
     context.note("zb.glossary.next-page", f"Page {next_page}, the page immediately after the open pages, is now open", involves=[BOOK])
-    context.note("zb.end.turn-one-page", f"{player.name}, the Attacker, turns 1 page ({_pages(player)}) and gets {MP_PER_PAGE} MP: {player.mp} MP",
-                 involves=[BOOK, MP], mp=player.mp)
+    context.note("zb.end.turn-one-page", f"{player.name}, the Attacker, turns 1 page ({_pages(player)}) and gets {MP_PER_PAGE} MP: "
+                 f"{player.mp} MP", involves=[BOOK, MP], mp=player.mp)
     context.note("zb.turns.end-must-turn", "The page turning of the END PHASE is not optional", involves=[BOOK])
     context.note("zb.turns.end-two-mp", f"{MP_PER_PAGE} MP from turning the page", involves=[MP])
 
