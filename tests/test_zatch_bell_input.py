@@ -12,6 +12,7 @@ import pytest
 from checker.engine.errors import InputError
 from checker.engine.game import Context
 from checker.games.zatch_bell import GAME
+from checker.run import suite
 
 LEGAL_B = {"book": {1: "Brago"}}
 BOOK_A = {1: "Zatch Bell", 2: "Kiyo Takamine", 3: "Gofure", 4: "Gofure (Transformed)"}
@@ -79,3 +80,23 @@ def test_a_card_that_left_the_book_is_taken_from_a_page_that_holds_it(case: str)
     assert error.message == f"A's book holds no {words}"
     assert error.path == ("initial", "players", "A", *place)
     assert error.expected == "a card the book holds, on the page given"
+
+
+def test_until_without_keep_is_refused_where_it_is_written() -> None:
+    error = refusal({"book": {1: "Zatch Bell", 2: "Card U"}},
+                    cards={"Card U": {"type": "MJ12", "effects": [{"kind": "gain-mp", "amount": 1, "also": [
+                        {"kind": "power", "amount": 500, "until": "end-phase"}]}]}})
+    assert error.message.startswith("'until' without 'keep'")
+    assert error.path == ("cards", "Card U", "effects", 0, "also", 0, "until")
+    assert "keep: stay" in (error.expected or "")
+
+
+def test_a_key_of_other_effect_kinds_says_where_it_counts() -> None:
+    data = {"id": "x", "game": "zatch-bell", "title": "x", "actions": [],
+            "cards": {"Card P": {"type": "MJ12", "effects": [{"kind": "power", "amount": 500, "stone_tablet": True}]}},
+            "initial": {"players": {"A": {"book": {1: "Zatch Bell"}}, "B": LEGAL_B}}}
+    with pytest.raises(InputError) as caught:
+        suite.default().from_data(data, "x.yaml")
+    assert caught.value.path == ("cards", "Card P", "effects", 0, "stone_tablet")
+    assert caught.value.message == ("unknown key 'stone_tablet'; 'stone_tablet' counts only in kind injure, kind petrify, kind discard, "
+                                    "kind negate-effects")

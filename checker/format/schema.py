@@ -261,7 +261,26 @@ class Validator:
                 return []
         except (ValueError, OverflowError):
             pass
-        return [_explain(error) for error in _leaves(self._explainer().iter_errors(data))]
+        game = data.get("game") if isinstance(data, dict) else None
+        return [self._where_it_counts(_explain(error), error, game) for error in _leaves(self._explainer().iter_errors(data))]
+
+    def _where_it_counts(self, found: InputError, error: jsonschema.ValidationError, game: Any) -> InputError:
+        """An unknown key of one branch of a tagged union (an action, an effect kind) that other branches take: say which."""
+        if error.validator != "additionalProperties" or not found.path or not isinstance(error.instance, dict):
+            return found
+        key = found.path[-1]
+        taking = [
+            f"{tag} {then['properties'][tag]['const']}"
+            for node in self.schema["definitions"].get(game, {}).values() if isinstance(node, dict)
+            for branch in node.get("allOf", ())
+            for tag in branch.get("if", {}).get("required", ())[:1]
+            for then in [branch.get("then", {})]
+            if tag in error.instance and key in then.get("properties", {})
+        ]
+        if not taking:
+            return found
+        counts = f"; '{key}' counts only in {', '.join(taking)}"
+        return InputError(found.message + counts, path=found.path, on_key=found.on_key, expected=found.expected)
 
     def _compiled_for(self, data: Any) -> jsonschema_rs.Draft7Validator:
         game = data.get("game") if isinstance(data, dict) else None

@@ -77,22 +77,24 @@ class Effect:
                              "own-next-end-phase: the END PHASE of its owner's next turn; opponent-event: when the opponent next plays an "
                              "EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE).",
                              enum=["end-phase", "start-phase", "own-start-phase", "own-next-end-phase", "battle-out", "opponent-event"])
-    negates: tuple[str, ...] = spec((), "What a negate, prohibit or make-unnegatable effect applies to (attack, defense: the Attack "
-                                    "or Defense just declared; declare, mp, discard: the effects with that tag only).",
+    negates: tuple[str, ...] = spec((), "What a negate, prohibit or make-unnegatable effect applies to (put-in-play: putting a "
+                                    "card in play; attack, defense: the Attack or Defense just declared; declare, mp, discard: the "
+                                    "effects with that tag only).",
                                     items={"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby",
-                                                    "in-play", "preparation", "attack", "defense", "declare", "mp", "discard"]})
+                                                    "in-play", "preparation", "put-in-play", "attack", "defense", "declare", "mp",
+                                                    "discard"]})
     cannot_be_negated: bool = spec(False, "\"Cannot be negated\".")
     even_when_prohibited: bool = spec(False, "\"... even when prohibited to do so\".")
     regardless_of_card_effects: bool = spec(False, "\"... regardless of card effects\": the same as even_when_prohibited.")  # line 1153
-    times: int = spec(1, "Damage X times: each infliction is PROTECTED against separately.", minimum=1)
-    stone_tablet: bool = spec(False, "The effect selects only Stone Tablet MAMODO cards.")
+    times: int = spec(1, "Damage X times: each infliction is PROTECTED against separately.", minimum=1, per_kind=True)
+    stone_tablet: bool = spec(False, "The effect selects only Stone Tablet MAMODO cards.", per_kind=True)
     if_mp_at_least: int = spec(0, "The effect does something only if the player it affects has at least this many MP.", minimum=0)
     once_per_game: bool = spec(False, "\"This effect can be applied only once per game (per player)\".")
     of_type: str | None = spec(None, "A prohibit effect: only the effects of cards of this type; an effect that selects: \"Select 1 *type* "
                                "card\" (without it, \"Select 1 card\": any type).", enum=["MAMODO", "PARTNER", "MJ12"])
     coins: int = spec(0, "\"Flip X coins\": flipped as the effect is declared (apply-effect coins), it acts once for each heads.",
                       minimum=1)
-    min_power: int = spec(0, "The effect selects only a MAMODO card with at least this much Power.", minimum=0)
+    min_power: int = spec(0, "The effect selects only a MAMODO card with at least this much Power.", minimum=0, per_kind=True)
     only_as: str | None = spec(None, "\"When you are the Attacker (Defender)\": the effect is applied only in that role.",
                                enum=["attacker", "defender"])
     select_all: bool = spec(False, "\"Select all *type* cards\": every such card of the opponent's side (of_type names the type).")
@@ -181,6 +183,7 @@ class Mamodo:
     partner_page: int | None = None
     under: list[tuple[str, int]] = fact(list, observed=lambda under: [c for c, _ in under], schema={"type": "array", "items": {"type": "string"}})
     effects_negated: bool = False  # this turn, by a card effect (its card rules stand)
+    petrified_injured: bool = False  # it was Injured when it became Petrified
     power: int = fact(0, "Its Power now: the card's, with what [IN PLAY] and [STAY] effects and EVENT cards add (none to a Petrified "
                       "card's own and PARTNER's), \"during the Battle\" boosts only in a Battle.")
 
@@ -287,6 +290,7 @@ class Battle:
     defense_negated: bool = False
     damage_negated: set[str] = field(default_factory=set)  # players a "Negate Damage" effect spares this Battle's Damage and Injury
     undefendable: tuple[Kept, ...] = ()  # "cannot be Defended" effects applied before this Battle: it is their "next Battle"
+    protected: bool = False  # a MAMODO card PROTECTED a Spell Book from this Battle's Damage
     totals: dict[str, int] = fact(dict, "Total Power by player, once compared.")
     winner: str | None = fact(None, enum=["attacker", "defender"])  # once compared
 
@@ -337,7 +341,21 @@ class State:
 
 
 def make_card(name: str, raw: Mapping[str, Any], path: tuple[str | int, ...] = ()) -> Card:
-    return parse(Card, raw, path or ("cards", name), name=name, number=name)
+    at = path or ("cards", name)
+    made = parse(Card, raw, at, name=name, number=name)
+    _check_durations(made.effects, (*at, "effects"))
+    return made
+
+
+def _check_durations(effects: tuple[Effect, ...], at: tuple[str | int, ...]) -> None:
+    """'until' is the time of a [STAY] or [STANDBY] effect: without 'keep' nothing would read it."""
+    for index, effect in enumerate(effects):
+        if effect.until is not None and effect.keep is None:
+            raise InputError("'until' without 'keep': an effect that remains active until a specified time is a [STAY] effect, one "
+                             "that waits for a timing a [STANDBY] effect (manual lines 1229-1230)", path=(*at, index, "until"),
+                             on_key=True, expected="'keep: stay' or 'keep: standby' beside it, or no 'until' (an EVENT card's "
+                             "effects remain active until the END PHASE without it, line 418)")
+        _check_durations(effect.also, (*at, index, "also"))
 
 
 def card_book(catalogue: Mapping[str, Any], inline: Mapping[str, Any]) -> dict[str, Card]:

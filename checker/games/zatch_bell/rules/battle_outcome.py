@@ -36,7 +36,23 @@ from .no_battle import _return_no_battle_spells
 def resolve(context: Context, state: State, action: Mapping[str, Any]) -> None:
     if not state.compared:
         raise context.reject("not-now", "Total Power has not been compared", "zb.battle.compare", involves=[BATTLE])
+    _check_injury_choices(context, state, action)
     context.advance(state, "battle-out", action)
+
+
+def _check_injury_choices(context: Context, state: State, action: Mapping[str, Any]) -> None:
+    """The Injury choices count only where the winning SPELL card inflicts Injury (line 878; with [COUNTER], line 885)."""
+    given = [key for key in ("injure", "injure_by", "sacrifice") if key in action]
+    battle = _battle(state)
+    won_with = battle.spell if battle.winner == "attacker" and battle.attack_effect is None else battle.defense
+    if battle.winner == "defender" and (battle.defense_negated or won_with is None or not state.card(won_with.card).counter):
+        won_with = None
+    if not given or (won_with is not None and state.card(won_with.card).injure):
+        return
+    winner = state.attacker if battle.winner == "attacker" else state.defender
+    how = f"{won_with.card}, which inflicts no Injury" if won_with is not None else "no SPELL card whose effects apply"
+    raise context.reject("no-such-choice", f"{winner} wins the Battle with {how}: no MAMODO card is selected for an Injury, so "
+                         f"{', '.join(given)} would count for nothing", "zb.battle.win-injury", involves=[INJURY])
 
 
 @steps.condition("battle-under-way")
@@ -90,7 +106,7 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
         if action.get("protect") or action.get("sacrifice"):
             context.note("zb.damage.owner-decides", f"{state.defender} receives several inflictions and decides where each goes",
                          involves=[DAMAGE, INJURY])
-        _injure_selected(context, state, spell, action)
+        _injure_selected(context, state, spell, action, state.attacker)
     if spell.damage:  # the PROTECT was against the Damage, not against the effects that follow it
         action = {key: value for key, value in action.items() if key not in ("protect", "protect_each")}
     on_damage = [e for e in spell.effects if e.timing == "on-damage"]
@@ -112,37 +128,48 @@ def _damage_negated(context: Context, state: State, victim: str, spell: str) -> 
     return True
 
 
-def _injury_chooser(context: Context, state: State, action: Mapping[str, Any]) -> str:
-    """Line 878 gives the Attacker the choice of the injured MAMODO cards, line 895 the player receiving the Injuries."""
-    chooser = state.attacker if context.read(INJURY_CHOOSER, "attacker-selects") else state.defender
+def _injury_chooser(context: Context, state: State, action: Mapping[str, Any], inflicter: str) -> str:
+    """Line 878 gives the winner inflicting the Injury ("of your choice") the choice of the injured MAMODO cards, line 895 the
+    player receiving the Injuries."""
+    receiver = other(inflicter)
+    chooser = inflicter if context.read(INJURY_CHOOSER, "attacker-selects") else receiver
     claimed = action.get("injure_by", chooser)
     if claimed != chooser:
         raise context.reject("not-your-choice", f"{chooser}, not {claimed}, selects the MAMODO cards that receive the Injury",
                              INJURY_CHOOSER, involves=[INJURY])
-    if chooser == state.defender:
-        context.note("zb.damage.owner-decides", f"{state.defender} receives the Injuries and decides where each goes",
+    if chooser == receiver:
+        context.note("zb.damage.owner-decides", f"{receiver} receives the Injuries and decides where each goes",
                      involves=[INJURY])
     return chooser
 
 
-def _injure_selected(context: Context, state: State, spell: Card, action: Mapping[str, Any]) -> None:
-    defender = state.players[state.defender]
-    chooser = _injury_chooser(context, state, action)
-    chosen = list(action.get("injure") or [m.card for m in defender.mamodo if m.status != "petrified"][: spell.injure])
+def _injure_selected(context: Context, state: State, spell: Card, action: Mapping[str, Any], inflicter: str) -> None:
+    receiver = state.players[other(inflicter)]
+    chooser = _injury_chooser(context, state, action, inflicter)
+    chosen = list(action.get("injure") or [m.card for m in receiver.mamodo if m.status != "petrified"
+                                           and not _cannot_be_selected(state, m)][: spell.injure])
     sacrifices: Mapping[str, str] = action.get("sacrifice") or {}
     for target in chosen[: spell.injure]:
-        holder = defender.find(target)
+        holder = receiver.find(target)
         if holder is None:
-            raise context.reject("no-such-choice", f"{target} is not in play on {state.defender}'s side", "zb.injured.only-mamodo",
+            raise context.reject("no-such-choice", f"{target} is not in play on {receiver.name}'s side", "zb.injured.only-mamodo",
                                  involves=[card(target)])
         if holder.status == "petrified":
             raise context.reject("cannot-target-petrified", f"{target} is Petrified", "zb.petrified.no-target",
                                  involves=[card(target), PETRIFIED])
+        if _cannot_be_selected(state, holder):
+            raise context.reject("no-such-choice", f"{target} cannot be selected as a target of an effect: {spell.name}'s Injury "
+                                 "goes to a selected MAMODO card", "zb.glossary.cannot-be-selected", involves=[card(target), INJURY])
         context.note("zb.injured.only-mamodo", f"{chooser} selects {target}, an in-play MAMODO card", involves=[card(target)])
         taker = sacrifices.get(target)
         if taker is not None:
-            holder = _sacrifice(context, state, defender, target, taker)
-        _injure(context, state, defender, holder, "zb.battle.win-injury")
+            holder = _sacrifice(context, state, receiver, target, taker)
+        _injure(context, state, receiver, holder, "zb.battle.win-injury")
+
+
+def _cannot_be_selected(state: State, holder: Mamodo) -> bool:
+    """ "Cannot be selected: This card cannot be selected as a target of an effect" (line 1215)."""
+    return any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects)
 
 
 def _sacrifice(context: Context, state: State, player: Player, target: str, taker: str) -> Mamodo:
@@ -190,6 +217,8 @@ def _damage_book(context: Context, state: State, victim: str, amount: int, prote
                                  involves=[card(protector), PETRIFIED, PROTECT])
         context.note("zb.battle.protect-instead", f"{victim} uses {protector} to PROTECT the Spell Book from the Damage instead",
                      involves=[card(protector), PROTECT, DAMAGE])
+        if state.battle is not None:
+            state.battle.protected = True
         context.note("zb.protect.book-and-sacrifice", f"{protector} PROTECTS {victim}'s Spell Book from {amount} Damage",
                      involves=[card(protector), PROTECT])
         context.note("zb.protect.only-damage", "PROTECTING is against an infliction of Damage", involves=[PROTECT, DAMAGE])
@@ -301,12 +330,9 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     battle = _battle(state)
     context.note("zb.battle.lose-negated", f"{state.defender} wins the Battle: the Attack is negated, no Damage", involves=[BATTLE])
     defense = state.card(battle.defense.card) if battle.defense is not None and not battle.defense_negated else None
-    countering = defense is not None and defense.counter and defense.damage > 0
+    countering = defense is not None and defense.counter
     if defense is not None and countering and not _damage_negated(context, state, state.attacker, defense.name):
-        context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its Damage is applied", involves=[card(defense.name)])
-        context.note("zb.glossary.counter", f"{state.defender}, the Defender, wins against the Attacker: {defense.name}'s [COUNTER] "
-                     "inflicts Damage", involves=[card(defense.name), DAMAGE])
-        _damage_book(context, state, state.attacker, defense.damage, action.get("protect"), "zb.battle.lose-counter")
+        _counter(context, state, defense, action)
     elif defense is not None and not countering:
         context.note("zb.battle.lose-counter", f"{defense.name} has no [COUNTER]: its effects and Damage are not applied",
                      involves=[card(defense.name)])
@@ -321,9 +347,29 @@ def defender_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
                 _resolve_effect(context, state, owner, out.card, effect, action)
 
 
+def _counter(context: Context, state: State, defense: Card, action: Mapping[str, Any]) -> None:
+    """Line 885: with [COUNTER] the effects and Damage listed on the Defense are applied, as an Attack's are when it wins."""
+    context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its effects and Damage are applied", involves=[card(defense.name)])
+    if defense.damage:
+        context.note("zb.glossary.counter", f"{state.defender}, the Defender, wins against the Attacker: {defense.name}'s [COUNTER] "
+                     "inflicts Damage", involves=[card(defense.name), DAMAGE])
+        _damage_book(context, state, state.attacker, defense.damage, action.get("protect"), "zb.battle.lose-counter")
+    if state.loser:
+        return
+    if defense.injure:
+        _injure_selected(context, state, defense, action, state.defender)
+    for effect in [e for e in defense.effects if e.timing in ("on-damage", "other")]:
+        context.note("zb.battle.lose-counter", f"{defense.name}'s [COUNTER]: its effect ({effect.kind}) is applied",
+                     involves=[card(defense.name)])
+        _resolve_effect(context, state, state.defender, defense.name, effect, action)
+
+
 @steps("battle-out")
 def battle_out(context: Context, state: State, action: Mapping[str, Any]) -> None:
     battle = _battle(state)
+    if action.get("protect") and not battle.protected:
+        context.note("zb.protect.only-damage", f"No Damage was inflicted on a Spell Book: {action['protect']} did not need to PROTECT",
+                     involves=[card(action["protect"]), PROTECT])
     context.note("zb.precautions.battle-out", "Damage and effects are resolved: \"Battle Out\", Non-Battle once again", involves=[BATTLE])
     context.note("zb.glossary.battle-out", "\"Battle Out\": the effects applied during the Battle are resolved; the game returns to "
                  "Non-Battle", involves=[BATTLE])

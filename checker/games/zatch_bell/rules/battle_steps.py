@@ -82,6 +82,9 @@ def _defend_by_effect(context: Context, state: State, player: Player, action: Ma
     """A MAMODO card's effect that Defends without a SPELL card: it resolves as it is declared and sets the Total Power."""
     name = action["effect_of"]
     effect = state.card(name).effects[_effect_without_spell(context, state, player, action, "defend")]
+    if "defend" not in effect.icons:
+        raise context.reject("no-defend-icon", f"{name}'s effect has no Defend icon: a Defense uses an in-play card effect with a "
+                             "\"Defend\" Icon", "zb.battle.defend-declare", involves=[card(name)])
     context.note("zb.and.no-cut-in", f"{name}'s effect Defends without a SPELL card: no cut-in effect can negate it as it is applied",
                  involves=[card(name), CUT_IN])
     _pay_and_apply(context, state, player, name, effect, action, respondable=False)
@@ -179,7 +182,7 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     base = state.card(mamodo).power if holder is not None else 0
     in_play = _in_play_power(context, state, player, holder)
     spell_power = state.card(spell.card).power if spell is not None else 0
-    boost = battle.power[owner] + player.turn_power + player.battle_power
+    boost = battle.power[owner] + player.turn_power + player.battle_power + _spell_boosts(context, player, state, spell)
     total = base + in_play + spell_power + boost
     ruling = "zb.battle.attacker-total" if owner == state.attacker else "zb.battle.defender-total"
     context.note("zb.mamodo.power", f"{mamodo}'s Power: {base}", involves=[card(mamodo)], power=base)
@@ -198,6 +201,20 @@ def _total(context: Context, state: State, owner: str, mamodo: str, spell: Spell
     context.note("zb.glossary.total-power", f"{owner}'s Total Power: the MAMODO's Power, the SPELL card's and the active boosts",
                  involves=[card(mamodo)], power=total)
     return total
+
+
+def _spell_boosts(context: Context, player: Player, state: State, spell: SpellOut | None) -> int:
+    """EVENT cards' Power, until the END PHASE, for the SPELL cards of one MAMODO: this SPELL card's, if it is one of them."""
+    if spell is None:
+        return 0
+    played_for = state.card(spell.card).mamodo
+    added = 0
+    for kept in player.kept:
+        if kept.zone == "turn" and kept.effect.kind == "power" and kept.effect.target == played_for:
+            added += kept.effect.amount
+            context.note("zb.event.until-end-phase", f"{kept.source}: +{kept.effect.amount} Power to {spell.card}, a SPELL card of "
+                         f"{played_for}", involves=[card(kept.source)], amount=kept.effect.amount)
+    return added
 
 
 def _set_total(context: Context, state: State, owner: str, mamodo: str, total: int) -> int:

@@ -25,7 +25,11 @@ from .put_in_play import _check_mamodo_name, _mamodo_count, _note_stone_tablet, 
 from .apply_effect import _chosen_effect, _holder
 from .battle_in import _battle_to_negate
 from .battle_steps import _power_now
-from .battle_outcome import _damage_book, _inflict_times, _injure, _turn_pages
+from .battle_outcome import _cannot_be_selected, _damage_book, _inflict_times, _injure, _turn_pages
+
+#: What an effect that selects 1 in-play MAMODO card (:func:`_target`) may specify: the card, that it be a Stone Tablet
+#: MAMODO card, its least Power.
+SELECTS = ("target", "stone_tablet", "min_power")
 
 
 def _affected(context: Context, source: str, effect: Effect, owner: str) -> str:
@@ -81,9 +85,13 @@ def redo_coins(context: Context, state: State, action: Mapping[str, Any]) -> Non
 
 
 @vocabulary.effect("power", "Adds 'amount' Power: in a Battle to its side's Total Power, from an EVENT card until the END PHASE, "
-                   "as an [IN PLAY] effect to its MAMODO card while it is in play.", params=takes(Effect, "amount"))
+                   "as an [IN PLAY] effect to its MAMODO card while it is in play.",
+                   params=takes(Effect, "amount", target="Only the SPELL cards of this MAMODO get the Power (from an EVENT card: those "
+                                "played until the END PHASE; in a Battle: the SPELL card of its side, if it is one)."))
 def power(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    if state.card(source).type == "EVENT" and effect.timing == "during-battle":
+    if effect.target is not None:
+        _spell_power(context, state, owner, source, effect)
+    elif state.card(source).type == "EVENT" and effect.timing == "during-battle":
         state.players[owner].battle_power += effect.amount
         context.note("zb.glossary.during-battle", f"{source}: +{effect.amount} Power for {owner}'s MAMODO cards during the Battle "
                      "(between \"Battle In\" and \"Battle Out\"), not the whole BATTLE PHASE", amount=effect.amount)
@@ -96,6 +104,27 @@ def power(context: Context, state: State, owner: str, source: str, effect: Effec
             return
         state.battle.power[owner] += effect.amount
         context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {owner}'s Total Power", amount=effect.amount)
+
+
+def _spell_power(context: Context, state: State, owner: str, source: str, effect: Effect) -> None:
+    """Power for the SPELL cards of one MAMODO: an EVENT card's lasts until the END PHASE (line 418); a Battle's goes to its side's
+    SPELL card if that MAMODO's."""
+    if state.card(source).type == "EVENT":
+        state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+        context.note("zb.event.until-end-phase", f"{source}: +{effect.amount} Power for {owner}'s SPELL cards of {effect.target} until "
+                     "the END PHASE", involves=[card(source)], amount=effect.amount)
+        return
+    battle = state.battle
+    spell = (battle.spell if owner == state.attacker else battle.defense) if battle is not None else None
+    if battle is None or spell is None or state.card(spell.card).mamodo != effect.target:
+        context.note(None, f"{source}: no SPELL card of {effect.target} on {owner}'s side of a Battle gets its +{effect.amount} Power",
+                     involves=[card(source)])
+        return
+    if effect.is_battle_effect and not _battle_effects_before_compare(context, source, effect.amount):
+        return
+    battle.power[owner] += effect.amount
+    context.note("zb.battle.effects-window-both", f"{source}: +{effect.amount} Power to {spell.card}, a SPELL card of {effect.target}",
+                 involves=[card(source), card(spell.card)], amount=effect.amount)
 
 
 STEP_5_WORDS = {BATTLE_STEP_5: "Battle effects can be applied during Battle Step 5",
@@ -141,6 +170,13 @@ def gain_mp(context: Context, state: State, owner: str, source: str, effect: Eff
 def lose_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _change_mp(context, state, source, effect, _affected(context, source, effect, owner), -effect.amount)
     _not_a_negation(context, state, "the reduction of MP")
+
+
+@vocabulary.effect("set-mp", "Sets the MP of the opponent (or of its owner, whose: self) to 'amount'.", params=takes(Effect, "amount"))
+def set_mp(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    who = _affected(context, source, effect, owner)
+    context.note(None, f"{source} sets {who}'s MP to {effect.amount}", involves=[card(source), MP])
+    _change_mp(context, state, source, effect, who, effect.amount - state.players[who].mp)
 
 
 def _change_mp(context: Context, state: State, source: str, effect: Effect, who: str, change: int) -> None:
@@ -208,22 +244,23 @@ def turn_back_pages(context: Context, state: State, owner: str, source: str, eff
 
 
 @vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
-                   "against each infliction: protect, or protect_each).", params=takes(Effect, "amount"))
+                   "against each infliction: protect, or protect_each).", params=takes(Effect, "amount", "times"))
 def damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     ruling = "zb.battle.win-damage" if state.battle is not None else "zb.protect.only-damage"
     _inflict_times(context, state, source, other(owner), effect.amount, effect.times, action, ruling)
 
 
 @vocabulary.effect("injure", "Inflicts Injury to the selected MAMODO card ('target' of the action or the effect).",
-                   params=takes(Effect, "target"))
+                   params=takes(Effect, *SELECTS))
 def injure(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     _injure(context, state, victim, holder, "zb.injured.only-mamodo")
 
 
-@vocabulary.effect("petrify", "The selected MAMODO card becomes Petrified.", params=takes(Effect, "target"))
+@vocabulary.effect("petrify", "The selected MAMODO card becomes Petrified.", params=takes(Effect, *SELECTS))
 def petrify(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
+    holder.petrified_injured = holder.status == "injured"
     holder.status = "petrified"
     context.note("zb.glossary.petrified", f"{holder.card} becomes Petrified: turned into a stone tablet, flipped face-down vertically",
                  involves=[card(holder.card), PETRIFIED])
@@ -232,7 +269,7 @@ def petrify(context: Context, state: State, owner: str, source: str, effect: Eff
 
 @vocabulary.effect("discard", "Sends the selected MAMODO card (and its attached cards), or the selected PARTNER card, to the "
                    "Discard Pile.",
-                   params=takes(Effect, "target"))
+                   params=takes(Effect, *SELECTS))
 def discard(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     _check_selected_type(context, state, source, effect, action.get("target") or effect.target)
     partner = _selected_partner(state, owner, action.get("target") or effect.target)
@@ -305,7 +342,7 @@ def extra_event(context: Context, state: State, owner: str, source: str, effect:
 
 
 @vocabulary.effect("negate-effects", "The selected MAMODO card's effects are negated during this turn (not its card rules).",
-                   params=takes(Effect, "target"))
+                   params=takes(Effect, *SELECTS))
 def negate_effects(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
     victim, holder = _target(context, state, owner, effect, action)
     holder.effects_negated = True
@@ -446,7 +483,7 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
                                      involves=[card(holder.card)])
             context.note("zb.stone.selected-by-effects", f"The effect specifies Stone Tablet MAMODO cards: {holder.card} is one",
                          involves=[card(holder.card)])
-        if holder is not None and any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects):
+        if holder is not None and _cannot_be_selected(state, holder):
             raise context.reject("no-such-choice", f"{holder.card} cannot be selected as a target of an effect",
                                  "zb.glossary.cannot-be-selected", involves=[card(holder.card)])
         if holder is not None and effect.min_power:

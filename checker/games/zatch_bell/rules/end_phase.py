@@ -12,10 +12,13 @@ from checker.engine.vocabulary import ref
 
 from ..state import LAST_OPENING, Effect, Kept, Mamodo, Player, State
 from .common import (
-    ACTION, BOOK, END_PHASE_ORDER, MAX_IN_PLAY, MP, MP_PER_PAGE, PETRIFIED, PETRIFIED_NO_MAMODO, RECOVERY_MP, STANDBY,
-    _turn_steps, card, steps, vocabulary,
+    ACTION, BOOK, CANNOT, END_PHASE_ORDER, INJURY, MAX_IN_PLAY, MP, MP_PER_PAGE, PETRIFIED, PETRIFIED_INJURY, PETRIFIED_NO_MAMODO,
+    RECOVERY_MP, STANDBY, _turn_steps, card, steps, vocabulary,
 )
-from .resolving import _activate_kept, _expire_standby, _expire_stay, _in_play_effects, _kept, _resolve_effect, _send_to_discard
+from .resolving import (
+    _activate_kept, _expire_standby, _expire_stay, _in_play_effects, _kept, _prohibition, _resolve_effect, _send_to_discard,
+)
+from .put_in_play import PUTTING_IN_PLAY
 from .preparation import _pages
 from .no_battle import _return_no_battle_spells
 from .battle_outcome import _loses
@@ -123,6 +126,18 @@ def petrified_recovery(context: Context, state: State, action: Mapping[str, Any]
         _recover_petrified(context, state, action)
 
 
+def _recovered_injury(context: Context, holder: Mamodo) -> None:
+    """A card that was Injured when it became Petrified, turned to Normal Status: does its Injury remain?"""
+    holder.petrified_injured = False
+    if context.read(PETRIFIED_INJURY, "normal"):
+        context.note(PETRIFIED_INJURY, f"{holder.card} was Injured when it became Petrified: in Normal Status now, its Injury is gone",
+                     involves=[card(holder.card), INJURY])
+        return
+    holder.status = "injured"
+    context.note(PETRIFIED_INJURY, f"{holder.card} was Injured when it became Petrified: turned face-up again, it is still Injured",
+                 involves=[card(holder.card), INJURY])
+
+
 def _recover_petrified(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player = state.players[state.attacker]
     for name in action.get("recover") or []:
@@ -139,6 +154,8 @@ def _recover_petrified(context: Context, state: State, action: Mapping[str, Any]
         context.note("zb.end.list-petrified", f"The END PHASE returns {name} to Normal Status for its MP cost", involves=[card(name)])
         context.note("zb.petrified.recovery", f"{player.name} pays {RECOVERY_MP} MP: {name} returns to Normal Status ({player.mp} MP)",
                      involves=[card(name), PETRIFIED, MP], mp=player.mp)
+        if holder.petrified_injured:
+            _recovered_injury(context, holder)
     for name in action.get("discard_petrified") or []:
         holder = player.find(name)
         if holder is None or holder.status != "petrified":
@@ -192,6 +209,10 @@ def _send_in_a_mamodo(context: Context, state: State, player: Player, chosen: st
             page = next((p for p in playable if player.card_on(p) == chosen), playable[0])
             name = player.card_on(page)
             assert name is not None
+            prohibition = _prohibition(state, player.name, name, PUTTING_IN_PLAY)
+            if prohibition is not None:
+                context.note("zb.no-mamodo.regardless", f"{prohibition.source}'s \"Cannot\" effect does not stop it: {name} is put "
+                             "in play regardless of card effects", involves=[card(name), card(prohibition.source), CANNOT])
             player.pages[page - 1] = None
             player.mamodo.append(Mamodo(card=name, page=page))
             state.sent_in.append(player.name)

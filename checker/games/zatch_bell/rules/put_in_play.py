@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from checker.engine.game import Context
+from checker.engine.stack import Link
+from checker.engine.statecopy import Snapshot
 from checker.engine.vocabulary import ref
 
-from ..state import PLAYERS, Card, Mamodo, Player, State
+from ..state import PLAYERS, Applied, Card, Mamodo, Player, State
 from .common import BATTLE, BOOK, DUAL_LIMIT, DUAL_PETRIFIED, MAX_IN_PLAY, MJ12_NAME, PETRIFIED, QA_SEPARATE, card, vocabulary
-from .resolving import _pay_and_apply, _resolve_effect
+from .resolving import _check_prohibited, _pay_and_apply, _resolve_effect
 from .preparation import _pages
 from .battle_phase import _acted, _take_action
 
@@ -32,6 +34,9 @@ def put_in_play(context: Context, state: State, action: Mapping[str, Any]) -> No
     _take_action(context, state, player.name, "putting a card in play", action)
     page = _on_open_page(context, state, player, name, action.get("page"))
     kind = state.card(name)
+    _check_prohibited(context, state, player.name, name, None, PUTTING_IN_PLAY)
+    state.stack = state.stack.push(Link(player.name, name, Applied(effects=(), classes=PUTTING_IN_PLAY, action=dict(action),
+                                                                   before=Snapshot(state))))
     context.note("zb.actions.put", f"{player.name} puts {name} in play from page {page} (1 card per Action)", involves=[card(name)])
     context.note("zb.put.one-per-action", "One card is put in play per Action; any number per turn", involves=[card(name)])
     context.note("zb.table.putting", f"The {_role(state, player.name)} may put a card in play in the BATTLE PHASE",
@@ -49,6 +54,10 @@ def put_in_play(context: Context, state: State, action: Mapping[str, Any]) -> No
         raise context.reject("wrong-card-type", f"{name} is a {kind.type} card: it is not put in play",
                              "zb.book.mamodo-partner-leave", involves=[card(name)])
     _acted(context, state, player.name)
+
+
+#: What a "Cannot" or a cut-in effect names to cover putting a card in play.
+PUTTING_IN_PLAY = frozenset({"put-in-play"})
 
 
 def _role(state: State, player: str) -> str:

@@ -19,8 +19,8 @@ from checker.engine.statecopy import Snapshot
 from ..state import Applied, Effect, Kept, Player, State, other
 from .common import (
     BATTLE, CANNOT, CANNOT_BE_NEGATED_IN_PLAY, CANNOT_BE_NEGATED_SCOPE, CANNOT_IN_PLAY, COIN_TOSS, CUT_IN, EVEN_PROHIBITED_SCOPE,
-    KEPT_CARD_LEAVES, KEPT_CUT_IN_SCOPE, KEPT_NEGATION, MP, NO_BATTLE_NEGATION, ONCE_PER_TURN_TAGS, PETRIFIED, STANDBY, STAY,
-    _before_start_phase, card, vocabulary,
+    KEPT_CARD_LEAVES, KEPT_CUT_IN_SCOPE, KEPT_NEGATION, MP, NO_BATTLE_NEGATION, ONCE_PER_TURN_TAGS, PETRIFIED, PUT_IN_PLAY_PLAYED,
+    STANDBY, STAY, _before_start_phase, card, vocabulary,
 )
 
 
@@ -486,11 +486,23 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
 
 def _close_cut_in(context: Context, state: State) -> None:
     """An Action that is no cut-in effect: what was just applied, and not negated, stands resolved."""
-    standing = [link.card for link in state.stack.standing if link.effect.effects]  # not an Attack or Defense, still to resolve
+    standing = [link.card for link in state.stack.standing  # no Attack or Defense still to resolve, no card put in play
+                if link.effect.effects and "put-in-play" not in link.effect.classes]
     state.stack = ResponseStack()
     if standing:
         context.note("zb.majority.cut-in-after", f"No cut-in effect followed: {', '.join(standing)} stand(s) resolved",
                      involves=[CUT_IN])
+
+
+def _put_in_play_played(context: Context, name: str, put: str) -> bool:
+    """A card put in play by the previous Action: is it a card "just played", for a cut-in effect to negate?"""
+    if context.read(PUT_IN_PLAY_PLAYED, "just-played"):
+        context.note(PUT_IN_PLAY_PLAYED, f"{put} was put in play by the previous Action: it is the card just played",
+                     involves=[card(name), card(put), CUT_IN])
+        return True
+    context.note(PUT_IN_PLAY_PLAYED, f"{put} was put in play, not played: {name}'s cut-in effect has nothing just played to negate",
+                 involves=[card(name), card(put), CUT_IN])
+    return False
 
 
 def _unnegatable(state: State, owner: str, effect: Effect, classes: frozenset[str]) -> bool:
@@ -511,6 +523,8 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
                      involves=[card(name), card(wanted_card), COIN_TOSS])
         raise context.reject("cannot-be-negated", f"{wanted_card}'s coin re-do cannot be negated by {name}'s cut-in effect", "zb.qa.q14",
                              involves=[card(name), card(wanted_card), CUT_IN])
+    if top is not None and "put-in-play" in top.effect.classes and not _put_in_play_played(context, name, top.card):
+        top = None
     if top is None or top.player == player.name:
         _note_in_play_not_cut_in(context, state, other(player.name))
         last = "nothing was just played or applied" if top is None else f"the last Action was {player.name}'s own"
