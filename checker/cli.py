@@ -29,55 +29,97 @@ if TYPE_CHECKING:
 # A command imports what only it uses inside its own function: `checker check FILE` starts sooner.
 
 SCHEMA_PATH = Path("schema") / "scenario.schema.json"
+OUTPUT_SCHEMAS = Path("schema") / "output"  # the JSON Schema of each --format json output
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=str(kwargs.get("help", "")))
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object, option: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("rulings-checker")
+        except PackageNotFoundError:
+            from checker import __version__ as number
+        print(f"checker {number}")
+        parser.exit()
+
+
+class _Completion(argparse.Action):
+    """``--completion SHELL``: argcomplete's script for SHELL, which completes from this very parser."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object, option: str | None = None) -> None:
+        from argcomplete.shell_integration import shellcode
+
+        print(shellcode(["checker"], shell=str(values)), end="")
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="checker",
         description="Check ruling scenarios against the rules engines, explain verdicts, explore readings.",
+        epilog=f"Shell completion: eval \"$(checker --completion bash)\" (or zsh, fish). The JSON of each --format json "
+               f"is described by a JSON Schema in {OUTPUT_SCHEMAS.as_posix()}/.",
     )
+    parser.add_argument("--version", action=_Version, help="print the checker's version and exit")
+    parser.add_argument("--completion", action=_Completion, choices=("bash", "zsh", "fish"), metavar="SHELL",
+                        help="print the script that completes checker's commands and options in SHELL (bash, zsh or fish), and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = commands.add_parser("check", help="check scenario files or folders; one line per scenario")
-    check.add_argument("paths", nargs="+", metavar="PATH")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files, or folders of them")
+    check.add_argument("--format", choices=("text", "json"), default="text",
+                       help="text: a line per scenario (default); json: for tools (schema/output/check.schema.json)")
     check.add_argument("-j", "--jobs", type=_count, metavar="N", help="check on N processes (default: one per core)")
     # Each JSON result also gives its game and outcome: what `checker diff` reads from the checker of another revision.
     check.add_argument("--with-outcomes", action="store_true", help=argparse.SUPPRESS)
 
     explain = commands.add_parser("explain", help="the outcome and the full trace of one scenario or question")
-    explain.add_argument("file", metavar="FILE")
-    explain.add_argument("--format", choices=("text", "json"), default="text")
+    explain.add_argument("file", metavar="FILE", help="a scenario or question file")
+    explain.add_argument("--format", choices=("text", "json"), default="text",
+                         help="text (default); json: with every trace step (schema/output/result.schema.json)")
 
     readings = commands.add_parser(
         "readings", help="whether the readings of the ambiguous rulings it touches change what the file asserts"
     )
-    readings.add_argument("file", metavar="FILE")
+    readings.add_argument("file", metavar="FILE", help="a scenario or question file")
     readings.add_argument("--vary-pinned", action="store_true", help="vary the readings the file pins too")
     readings.add_argument("--verbose", action="store_true", help="also every run's outcome facts that differ")
 
     next_ = commands.add_parser(
         "options", help="what each player may do after a file's last action, each option with the rulings that allow it"
     )
-    next_.add_argument("file", metavar="FILE")
+    next_.add_argument("file", metavar="FILE", help="a scenario or question file")
     next_.add_argument("--after", type=int, metavar="N", help="after action N instead (0: at the start, before any action)")
-    next_.add_argument("--format", choices=("text", "json"), default="text")
+    next_.add_argument("--format", choices=("text", "json"), default="text",
+                       help="text (default); json: for tools (schema/output/options.schema.json)")
 
     compare = commands.add_parser(
         "diff", help="what an engine change did: every scenario at a git revision and in the working tree, compared"
     )
     compare.add_argument("revision", nargs="?", metavar="REV", help="the revision to compare with (default: the merge base with main)")
     compare.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: the repository's scenarios)")
-    compare.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    compare.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                         help="text for a terminal (default), markdown for a pull-request comment, json for tools "
+                              "(schema/output/diff.schema.json)")
+    compare.add_argument("--link-base", metavar="URL",
+                         help="with --format markdown, link each file at URL/PATH (e.g. the pull request's head on the forge); "
+                              "without it, paths are shown, not linked")
 
     new = commands.add_parser("new", help="write a skeleton scenario of GAME: a valid question to start a dispute from")
-    new.add_argument("game", metavar="GAME")
+    new.add_argument("game", metavar="GAME", help="the game's id, e.g. zatch-bell")
     new.add_argument("--question", action="store_true", help="a plain question: not marked disputed, no expect: template")
     new.add_argument("--from", dest="source", metavar="FILE", help="start from this scenario's state and actions, dropping its expectations")
-    new.add_argument("--output", metavar="FILE", help="write FILE (never overwriting one) instead of printing")
+    new.add_argument("--output", metavar="FILE",
+                     help="write FILE (never overwriting one; its id is its name) instead of printing")
 
     facts = commands.add_parser("facts", help="every fact a scenario of GAME can assert, and what its initial state inherits")
-    facts.add_argument("game", metavar="GAME")
+    facts.add_argument("game", metavar="GAME", help="the game's id, e.g. zatch-bell")
 
     disputes = commands.add_parser(
         "disputes", help="search a game for small scenarios whose outcome changes with one ambiguous ruling's reading"
@@ -91,13 +133,18 @@ def _parser() -> argparse.ArgumentParser:
                           help="the suite whose gaps are reported (default scenarios; DIR/GAME when it exists)")
 
     schema = commands.add_parser("schema", help="write (or --check) the published JSON Schema of the scenario format")
-    schema.add_argument("--output", default=str(SCHEMA_PATH), metavar="FILE")
+    schema.add_argument("--output", default=str(SCHEMA_PATH), metavar="FILE", help=f"where to write it (default {SCHEMA_PATH.as_posix()})")
     schema.add_argument("--check", action="store_true", help="exit 1 if FILE is not up to date")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions: answered from the parser, then exit
+        import argcomplete
+
+        argcomplete.autocomplete(parser)
+    args = parser.parse_args(argv)
     try:
         commands = {"check": _check, "explain": _explain, "readings": _readings, "diff": _diff, "new": _new,
                     "facts": _facts, "disputes": _disputes, "schema": _schema, "options": _options}
@@ -193,7 +240,7 @@ def _diff(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(diff_format.as_json(result), indent=2))
     else:
-        print(diff_format.markdown(result) if args.format == "markdown" else diff_format.text(result))
+        print(diff_format.markdown(result, args.link_base) if args.format == "markdown" else diff_format.text(result))
     return 1 if result.changed else 0
 
 
@@ -207,10 +254,12 @@ def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
     root = gitrev.repository_root(here)
     try:
         base = gitrev.resolve(root, revision)
-    except InputError as error:
-        if revision is not None and (here / revision).exists():
-            raise InputError(error.message, expected=f"a revision before the paths: checker diff main {revision}") from None
-        raise
+    except InputError:
+        if revision is None or not (here / revision).exists():
+            raise
+        # A path where the revision goes (`checker diff scenarios/x`): the path, against the default revision.
+        paths = [revision, *paths]
+        base = gitrev.resolve(root, None)
     relative = gitrev.relative_paths(root, here, paths) if paths else ["scenarios"]
     with gitrev.checked_out(root, base) as tree, ThreadPoolExecutor(max_workers=2) as pool:
         for path, shown in zip(relative, paths or relative, strict=True):
@@ -242,18 +291,17 @@ def _new(args: argparse.Namespace) -> int:
         if item.game != game.id:
             raise InputError(f"{args.source} is a scenario of {item.game}, not {game.id}", expected=f"a {game.id} scenario after --from")
         source = item
-    target = Path(args.output) if args.output else None
-    folders = [path for path in (Path("scenarios"), target.parent if target else None) if path and path.is_dir()]
-    taken = skeleton.known_ids(path for folder in folders for path in suite.scenario_files([folder]))
-    schema_ref = skeleton.DEFAULT_SCHEMA_REF
-    if target is not None:
-        schema_ref = schema_reference(SCHEMA_PATH, target.parent)
-    text = skeleton.skeleton(game, question=args.question, source=source, taken=taken, schema_ref=schema_ref)
-    if target is None:
-        print(text, end="")
-    else:
-        skeleton.write_new(target, text)
-        print(f"wrote {target}", file=sys.stderr)
+    if args.output is None:
+        taken = skeleton.known_ids(suite.scenario_files(["scenarios"])) if Path("scenarios").is_dir() else set()
+        print(skeleton.skeleton(game, question=args.question, source=source, taken=taken, schema_ref=skeleton.DEFAULT_SCHEMA_REF), end="")
+        return 0
+    # One file is written: its id is its name, and no folder is read to choose it.
+    target = Path(args.output)
+    schema_ref = schema_reference(SCHEMA_PATH, target.parent)
+    text = skeleton.skeleton(game, question=args.question, source=source, taken=set(), schema_ref=schema_ref,
+                             named=skeleton.id_from_name(target))
+    skeleton.write_new(target, text)
+    print(f"wrote {target}", file=sys.stderr)
     return 0
 
 

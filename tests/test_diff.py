@@ -17,6 +17,7 @@ import pytest
 
 from checker.cli import main
 from tests.conftest import ROOT, SCENARIOS
+from tests.test_cli_conventions import output_validator
 
 MR = "scenarios/monster-rancher-bc2"
 
@@ -122,7 +123,7 @@ def test_an_engine_change_is_reported_file_by_file(changed: Path, monkeypatch, c
         "    verdict: PASS → INVALID",
         f"    now: {MR}/sponge-halves-odd-damage.yaml:{BROKEN_LINE}:1: error: unknown key 'colour' (expected one of 'id',"
         " 'game', 'title', 'rulings', 'expect_cites', 'expect_not_cited', 'expect_trace', 'tags', 'status', 'notes',"
-        " 'assumptions', 'readings' and 6 more)",
+        " 'assumptions', 'readings' and 7 more)",
         "2 verdicts changed, 1 answer changed, 12 facts changed in 2 files, 0 rulings newly cited, 1 no longer cited,"
         " 1 file became invalid, 0 became valid, 0 added, 0 removed",
     ]
@@ -133,6 +134,7 @@ def test_json_for_tools(changed: Path, monkeypatch, capsys) -> None:
     code, out, _ = _diff(changed, monkeypatch, capsys, "main", "--format", "json")
     data = json.loads(out)
     assert code == 1
+    output_validator("diff").validate(data)
     assert data["base"] == {"revision": "main", "commit": _git(changed, "rev-parse", "HEAD")}
     assert data["changed"] is True
     assert data["counts"] == {
@@ -153,10 +155,25 @@ def test_markdown_for_a_pull_request(changed: Path, monkeypatch, capsys) -> None
     assert code == 1
     assert lines[2].startswith("**2** verdicts changed · **1** answer changed · **12** facts changed in 2 files")
     assert "| scenario | verdict | facts | rulings |" in lines
-    row = next(line for line in lines if line.startswith("| [counter-rounding]"))
-    assert row.startswith(f"| [counter-rounding]({MR}/counter-rounding.yaml) | PASS → **FAIL** | ")
+    row = next(line for line in lines if line.startswith("| counter-rounding"))
+    # No link without an address: a relative one breaks in a pull-request comment.
+    assert row.startswith(f"| counter-rounding (`{MR}/counter-rounding.yaml`) | PASS → **FAIL** | ")
     assert "`players.A.monsters.Golem.lp`: `18` → `17`" in row
     assert row.endswith("| no longer cited: `mr.rounding.golden-rule` |")
+
+
+def test_markdown_links_files_under_the_address_given(changed: Path, monkeypatch, capsys) -> None:
+    base = "https://forge.example/team/rulings/blob/abc123"
+    code, out, _ = _diff(changed, monkeypatch, capsys, "HEAD", MR, "--format", "markdown", "--link-base", base + "/")
+    assert code == 1
+    assert f"| [counter-rounding]({base}/{MR}/counter-rounding.yaml) | PASS → **FAIL** | " in out
+
+
+def test_a_path_where_the_revision_goes_is_a_path(changed: Path, monkeypatch, capsys) -> None:
+    code, out, err = _diff(changed, monkeypatch, capsys, MR)
+    assert (code, err) == (1, "")
+    assert out.startswith("checker diff: merge base with main (")
+    assert f"  counter-rounding  ({MR}/counter-rounding.yaml)" in out
 
 
 def test_nothing_changed_exits_0(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -186,7 +203,6 @@ def test_a_revision_before_checker_diff_is_refused(tmp_path: Path, monkeypatch, 
     [
         (["no-such-revision"], "checker: error: unknown revision: no-such-revision"),
         (["HEAD", "no/such/folder"], "checker: error: no such file or folder: no/such/folder"),
-        ([MR], f"checker: error: unknown revision: {MR} (expected a revision before the paths: checker diff main {MR})"),
     ],
 )
 def test_bad_input_exits_2_with_one_message(changed: Path, monkeypatch, capsys, args: list[str], message: str) -> None:
@@ -200,3 +216,28 @@ def test_outside_a_git_repository(tmp_path: Path, monkeypatch, capsys) -> None:
     code, out, err = _diff(tmp_path, monkeypatch, capsys)
     assert (code, out) == (2, "")
     assert err.startswith(f"checker: error: not a git repository: {tmp_path}")
+
+
+def _observed(outcome: dict, refusals: dict | None = None) -> "Observed":
+    from checker.commands.snapshot import Observed
+
+    return Observed(path=f"{MR}/x.yaml", id="x", game="yugioh-dm2", verdict="question", outcome=outcome,
+                    refusals=refusals or {}, cited=(), problem=None)
+
+
+def test_values_are_written_as_yaml_and_what_is_no_change_is_left_out() -> None:
+    from checker.commands import diff_format
+    from checker.commands.diff import diff
+    from checker.commands.gitrev import Revision
+
+    before = _observed({"players": {"A": {"attacked": False, "position": "attack"}}})
+    after = _observed({"players": {"A": {"attacked": True, "position": "defense"}, "B": {"monsters": {}, "graveyard": []}}},
+                      {"2": "not-your-turn"})
+    found = diff(Revision("0" * 40, "main"), [before], [after])
+    text = diff_format.text(found)
+    markdown = diff_format.markdown(found)
+    assert "players.A.attacked: false → true" in text and "players.A.position: attack → defense" in text
+    assert "`players.A.attacked`: `false` → `true`" in markdown and "`players.A.position`: `attack` → `defense`" in markdown
+    assert "action 2 refused: nothing → not-your-turn" in text
+    assert "players.B" not in text and "players.B" not in markdown
+    assert "True" not in text + markdown and "'" not in markdown

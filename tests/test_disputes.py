@@ -61,6 +61,9 @@ def test_each_candidate_is_a_valid_question_whose_outcome_depends_on_its_ruling(
         assert re.fullmatch(rf"candidate-{re.escape(ruling.replace('.', '-'))}-[0-9a-f]{{8}}", scenario.id)
         assert len(scenario.actions) == count
         assert "Found automatically" in scenario.notes and ruling in scenario.notes
+        # The title is the question a judge would ask, in words: no report, no ruling id.
+        assert scenario.title.endswith("?") and ruling not in scenario.title and "automatically" not in scenario.title
+        assert all(reading.name.replace("-", " ") in scenario.title for reading in game.catalogue[ruling].readings)
         exploration = explore_each(scenario, game)
         assert exploration.depends_on(ruling, exploration.branches[0].readings), path
         first = path.read_text(encoding="utf-8").splitlines()[0]
@@ -71,7 +74,7 @@ def test_each_candidate_is_a_valid_question_whose_outcome_depends_on_its_ruling(
 def test_the_report_names_where_disputes_may_hide(finder_run: tuple[int, str, Path]) -> None:
     _, output, _ = finder_run
     assert re.search(r"^Rulings no scenario or question cites \(\d+\)", output, re.M), output
-    assert re.search(r"^Pairs of unit, ability no scenario connects \(\d+\)", output, re.M), output
+    assert re.search(r"^Pairs of the game.s own unit, ability no scenario connects \(\d+\)", output, re.M), output
 
 
 def test_candidates_are_not_collected_as_golden_scenarios(finder_run: tuple[int, str, Path], pytester: pytest.Pytester) -> None:
@@ -105,6 +108,35 @@ def test_the_same_scenario_gets_the_same_id() -> None:
     assert candidates.candidate_id("x.amb.y", data) != candidates.candidate_id("x.amb.z", data)
 
 
+def test_a_candidate_title_asks_which_reading_holds_after_its_last_action() -> None:
+    ruling = suite.games()["yugioh-dm2"].catalogue["ygo.amb.same-time-tie"]
+    actions = [{"action": "battle-phase", "player": "A"}, {"action": "attack", "attacker": "Hydra", "targets": ["Imp", "Twin"]}]
+    assert candidates.question(ruling, actions) == (
+        "At the Same Time, Damage Step: after attack — attacker Hydra, targets Imp + Twin, is it as single battle or nothing marked?"
+    )
+    long = candidates.question(ruling, [{"action": "attack", "attacker": "Hydra", "targets": ["Imp"] * 200}])
+    assert len(long) <= 200 and long.endswith("…, is it as single battle or nothing marked?")
+
+
+def test_cards_under_code_names_are_named_for_what_they_are() -> None:
+    """A Zatch Bell scenario's 'Card 2E' and 'Event E1' become the words of their definitions, everywhere the data
+    names them, and the question plays the same."""
+    original = yaml.safe_load((SCENARIOS / "zatch-bell" / "event-same-copy-not-twice.yaml").read_text(encoding="utf-8"))
+    actions = [{key: value for key, value in action.items() if key not in ("expect", "reject")} for action in original["actions"]]
+    data = {"cards": original["cards"], "initial": original["initial"], "actions": actions}
+    renamed = candidates.named(data)
+    assert set(renamed["cards"]) == {"PARTNER Zatch Bell, extra-event", "EVENT, lose-mp", "EVENT, lose-mp (2)"}
+    assert renamed["initial"]["players"]["A"]["in_play"] == [{"card": "Zatch Bell", "partner": "PARTNER Zatch Bell, extra-event"}]
+    assert "Card 2E" not in repr(renamed) and "Event E" not in repr(renamed)
+    assert candidates.named({"cards": {"Hydra": {"type": "monster"}}, "initial": {}, "actions": []})["cards"] == {"Hydra": {"type": "monster"}}
+    game = suite.games()["zatch-bell"]
+    ruling = game.catalogue.with_status("ambiguous")[0]
+    runs = [suite.run_one(suite.default().from_data(candidates.document(game.id, ruling, d), "x", validate=True)) for d in (data, renamed)]
+    assert [run.verdict for run in runs] == ["question", "question"]
+    assert [{i: r.reason for i, r in run.rejections.items()} for run in runs] == [{4: "event-this-turn"}] * 2
+    assert [run.outcome["players"]["A"]["mp"] for run in runs] == [4, 4]  # as the original expects
+
+
 def test_a_game_that_lists_no_actions_is_said_so_and_its_gaps_still_reported(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(suite.games()["yugioh-dm2"], "moves", None)
@@ -133,8 +165,20 @@ def test_gaps_are_the_rulings_no_trace_cites_and_the_cards_no_trace_joins() -> N
     assert frozenset(("Break", "Shield")) not in unconnected  # the Break negates the Shield
     lines = report.gaps_lines(found, shown=2)
     assert lines[0] == "Rulings no scenario or question cites (3): toy.prep.hand-limit, toy.compare.shield, toy.end.lose"
-    assert lines[1] == f"Pairs of card no scenario connects ({len(found.unconnected)}), the 2 between the most connected:"
+    assert lines[1] == f"Pairs of the game's own card no scenario connects ({len(found.unconnected)}), the 2 between the most connected:"
     assert len(lines) == 4
+
+
+def test_gaps_pair_only_the_games_own_cards_and_rule_concepts() -> None:
+    """My Crypto Saga's Card Types are the scenarios' own (a Kami and an Element each deck makes up); its Elements are the
+    rules'. The gaps pair the four Elements only, and say how many Card Types they leave out."""
+    game = suite.games()["my-crypto-saga"]
+    found = gaps(game, suite.default().check(suite.scenario_files([SCENARIOS / "my-crypto-saga"])))
+    paired = {entity for pair in found.unconnected for entity in pair}
+    assert {kind for kind, _ in paired} <= {"element"} and {name for _, name in paired} <= {"Fire", "Water", "Leaf", "Light"}
+    assert len(found.unconnected) <= 6  # at most every two of the four Elements
+    assert found.left_out >= 10
+    assert f"(not paired: {found.left_out} that scenarios define for themselves" in "\n".join(report.gaps_lines(found))
 
 
 def test_yugioh_is_searched_by_random_legal_play_and_a_divergence_is_found(tmp_path: Path) -> None:

@@ -139,7 +139,26 @@ def dispute_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write(folder, "open-dispute.yaml", disputed(LAST_TRUMP, "open-dispute"))
     write(folder, "ruled-dispute.yaml", disputed(LAST_TRUMP, "ruled-dispute", RULING))
     write(folder, "counter-rounding.yaml", (SCENARIOS / MR / "counter-rounding.yaml").read_text(encoding="utf-8"))
+    write(folder, "ruled-by-nobody.yaml", disputed(LAST_TRUMP, "ruled-by-nobody", RULING.replace("  by: the test panel\n", "")))
+    write(folder, "proposing.yaml", disputed(LAST_TRUMP, "proposing", PROPOSAL))
+    light = (SCENARIOS / MCS / "light-beside-three-elements.yaml").read_text(encoding="utf-8")
+    ruled_light = light.replace("id: light-beside-three-elements", "id: light-ruled-tie").replace(
+        "readings:\n  mcs.amb.light-with-three: light-wins\n", "status: disputed\n" + TIE_RULING)
+    write(work / "scenarios" / MCS, "light-ruled-tie.yaml", ruled_light.split("expect:")[0])
     return build_site(work, work / "scenarios")
+
+
+MCS = "my-crypto-saga"
+TIE_RULING = """ruling:
+  adopted: {mcs.amb.light-with-three: tie}
+  reasoning: Fire, Water and Leaf are all present.
+  date: 2025-01-15
+"""
+PROPOSAL = """proposed_ambiguity:
+  passage: shuffle the card back into the deck
+  line: 40
+  readings: [the card Last Trump returned, the card played with Last Trump]
+"""
 
 
 def between(text: str, start: str, end: str) -> str:
@@ -149,7 +168,7 @@ def between(text: str, start: str, end: str) -> str:
 def test_disputes_page_separates_open_from_ruled(dispute_site: Path) -> None:
     page = (dispute_site / "disputes" / "index.html").read_text(encoding="utf-8")
     opened = between(page, f'id="{MR}-open"', f'id="{MR}-ruled"')
-    ruled = between(page, f'id="{MR}-ruled"', f'id="{MR}-ambiguous"')
+    ruled = between(page, f'id="{MR}-ruled"', f'id="{MR}-proposed"')
     assert "open-dispute/" in opened and "ruled-dispute/" not in opened and "counter-rounding" not in opened
     assert "ruled-dispute/" in ruled and "open-dispute/" not in ruled and "counter-rounding" not in ruled
     # The open one: what each reading gives, and the scenario file to copy.
@@ -159,6 +178,27 @@ def test_disputes_page_separates_open_from_ruled(dispute_site: Path) -> None:
     assert "mr.amb.last-trump-returned-card</a> = <code>combo-card</code>" in ruled
     assert "Joy&#x27;s Support, the card played with Last Trump." in ruled
     assert '<time datetime="2024-05-01">2024-05-01</time> by the test panel' in ruled
+
+
+def test_a_ruling_by_nobody_named_ends_at_its_date(dispute_site: Path) -> None:
+    page = (dispute_site / "disputes" / "index.html").read_text(encoding="utf-8")
+    assert '<time datetime="2024-05-01">2024-05-01</time></p>' in page
+    assert "</time>.</p>" not in page
+
+
+def test_a_ruled_dispute_is_played_on_the_site_under_its_adopted_reading(dispute_site: Path) -> None:
+    page = (dispute_site / MCS / "scenarios" / "light-ruled-tie" / "index.html").read_text(encoding="utf-8")
+    used = page[page.index("Readings used:") :]
+    assert "mcs.amb.light-with-three</a> = <code>tie</code>" in used[: used.index("</p>")]
+
+
+def test_proposed_ambiguities_are_listed_apart_on_the_disputes_page(dispute_site: Path) -> None:
+    page = (dispute_site / "disputes" / "index.html").read_text(encoding="utf-8")
+    proposed = between(page, f'id="{MR}-proposed"', f'id="{MR}-ambiguous"')
+    assert "proposing/" in proposed and "open-dispute/" not in proposed
+    assert "shuffle the card back into the deck" in proposed and "Line 40 of the source" in proposed
+    assert "<li>the card played with Last Trump</li>" in proposed
+    assert "None." in between(page, f'id="{MCS}-proposed"', f'id="{MCS}-ambiguous"')
 
 
 def test_the_linked_scenario_file_is_on_the_scenario_page(dispute_site: Path) -> None:
@@ -294,13 +334,33 @@ def test_new_prints_to_stdout_a_file_for_the_scenarios_folder(tmp_path: Path, ca
     assert first == f"{MODELINE}../../schema/scenario.schema.json"
 
 
-def test_new_takes_an_id_no_scenario_uses(tmp_path: Path, monkeypatch) -> None:
+def test_new_takes_an_id_no_scenario_uses_when_printing(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "scenarios" / MR, "taken.yaml", f"id: new-{MR}-dispute\n")
     write(tmp_path / "scenarios" / MR, "taken-too.yaml", f"id: new-{MR}-dispute-2\n")
-    target = tmp_path / "scenarios" / MR / "mine.yaml"
+    assert main(["new", MR]) == 0
+    assert f"\nid: new-{MR}-dispute-3\n" in capsys.readouterr().out
+
+
+def test_new_output_is_named_by_its_file_and_reads_no_folder(tmp_path: Path, monkeypatch) -> None:
+    """One file is written: nothing under its folder is read, not even a loop of links or a folder of no scenario."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop").mkdir()
+    (tmp_path / "loop" / "back").symlink_to(tmp_path, target_is_directory=True)
+    write(tmp_path, "notes.txt", "not a scenario\n")
+    target = tmp_path / "My Dispute.yaml"
     assert main(["new", MR, "--output", str(target)]) == 0
-    assert f"\nid: new-{MR}-dispute-3\n" in target.read_text(encoding="utf-8")
+    assert "\nid: my-dispute\n" in target.read_text(encoding="utf-8")
+    assert main(["check", str(target)]) == 0
+
+
+def test_new_output_where_no_file_can_be_written_is_one_message(capsys) -> None:
+    assert main(["new", MR, "--output", "/proc/version"]) == 2
+    assert main(["new", MR, "--output", "/proc/no-such-dir/x.yaml"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.splitlines()) == 2
+    assert "/proc/version already exists: not overwriting it" in err
+    assert "cannot write /proc/no-such-dir/x.yaml" in err
 
 
 def test_new_never_overwrites_a_file(tmp_path: Path, capsys) -> None:

@@ -166,3 +166,16 @@ def test_a_crash_in_a_rules_module_shows_its_traceback_and_the_trace(
     result = project.runpytest()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(crash)
+
+
+def test_a_junit_report_has_one_case_per_scenario_named_by_its_id(project: pytest.Pytester) -> None:
+    """CI dashboards read the report: each scenario is a case of its own, the failing one named."""
+    import xml.etree.ElementTree as ElementTree
+
+    break_counter(project)
+    report = project.path / "report.xml"
+    project.runpytest(f"--junitxml={report}").assert_outcomes(passed=2, failed=1)
+    cases = ElementTree.parse(report).getroot().iter("testcase")
+    outcomes = {case.get("name"): [child.tag for child in case] for case in cases}
+    assert outcomes == {"counter-rounding": ["failure"], "leaf-zero-at-one-lp": [], "sponge-rounding": []}
+    project.runpytest().assert_outcomes(failed=1)  # without a report: the folder is still one group

@@ -61,7 +61,7 @@ def test_verbose_adds_every_runs_outcome_facts_that_differ(capsys) -> None:
 def test_a_reading_the_file_pins_is_kept_by_default(capsys) -> None:
     code, lines = readings(capsys, str(LITERAL))
     assert code == 0
-    assert lines[-1] == f"{REDIRECTS}: pinned to unaffected-cannot-defend by the file, not varied (--vary-pinned varies it)"
+    assert lines[-1] == f"{REDIRECTS}: unaffected-cannot-defend, pinned by the file: not varied (--vary-pinned varies it)"
     assert not any("passes under every reading" in line or "redirection-allowed" in line for line in lines)
 
 

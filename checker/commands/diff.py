@@ -180,4 +180,10 @@ def _changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[Chang
     names = dict.fromkeys([*before, *after])
     changes = (Change(name, before.get(name, ABSENT), after.get(name, ABSENT)) for name in names)
     # repr tells apart what == does not: True and 1, 1 and 1.0.
-    return tuple(change for change in changes if repr(change.before) != repr(change.after))
+    return tuple(change for change in changes if repr(change.before) != repr(change.after) and not _no_change(change))
+
+
+def _no_change(change: Change) -> bool:
+    """An empty mapping or list on one side where the other has nothing: the same facts, written differently."""
+    sides = (change.before, change.after)
+    return any(side is ABSENT for side in sides) and any(side in ({}, []) for side in sides if side is not ABSENT)

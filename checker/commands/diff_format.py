@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from typing import Any, Callable
+from urllib.parse import quote
 
 from checker.commands.diff import ABSENT, Change, Diff, FileDiff
 from checker.commands.report import LABELS
+from checker.format.yamlwrite import yaml_inline
 
 AFTER = "the working tree"
 #: How many changed facts a Markdown row shows before saying how many more there are.
@@ -50,12 +52,17 @@ def _nothing(diff: Diff) -> str:
     )
 
 
+def _value(value: Any) -> str:
+    """A fact's value as a scenario writes it (YAML), or "nothing" for a side that does not have it."""
+    return "nothing" if value is ABSENT else yaml_inline(value)
+
+
 def _fact_line(change: Change) -> str:
-    return f"{change.name}: {change.before!r} → {change.after!r}"
+    return f"{change.name}: {_value(change.before)} → {_value(change.after)}"
 
 
 def _refusal_line(change: Change) -> str:
-    return f"{change.name} refused: {change.before!r} → {change.after!r}"
+    return f"{change.name} refused: {_value(change.before)} → {_value(change.after)}"
 
 
 def _verdict_lines(file: FileDiff) -> list[str]:
@@ -116,8 +123,8 @@ def _markdown_verdict(file: FileDiff) -> str:
 
 
 def _markdown_changes(file: FileDiff) -> str:
-    shown = [f"{_code(c.name)}: {_code(repr(c.before))} → {_code(repr(c.after))}" for c in file.facts]
-    shown += [f"{c.name} refused: {_code(repr(c.before))} → {_code(repr(c.after))}" for c in file.refusals]
+    shown = [f"{_code(c.name)}: {_code(_value(c.before))} → {_code(_value(c.after))}" for c in file.facts]
+    shown += [f"{c.name} refused: {_code(_value(c.before))} → {_code(_value(c.after))}" for c in file.refusals]
     if len(shown) > MARKDOWN_FACTS:
         shown = shown[:MARKDOWN_FACTS] + [f"… and {len(shown) - MARKDOWN_FACTS} more (`checker diff` lists them all)"]
     return "<br>".join(_cell(line) for line in _notes(file) + shown)
@@ -129,7 +136,16 @@ def _markdown_rulings(file: FileDiff) -> str:
     return "<br>".join(parts)
 
 
-def markdown(diff: Diff) -> str:
+def _markdown_file(file: FileDiff, links: str | None) -> str:
+    """The file's id, linked to it under ``links`` (the address files are read at, such as a pull request's
+    head on the forge); without one, its path in code, since a relative link breaks in a comment."""
+    if links is None:
+        return f"{_cell(file.label)} ({_code(file.current.path)})"
+    return f"[{_cell(file.label)}]({links.rstrip('/')}/{quote(file.current.path)})"
+
+
+def markdown(diff: Diff, links: str | None = None) -> str:
+    """The summary for a pull-request comment; ``links`` is the address the scenario files are read at."""
     lines = [f"### checker diff: {_base(diff, _code)} → {AFTER}", ""]
     if not diff.files:
         return "\n".join(lines + [_nothing(diff)])
@@ -137,8 +153,7 @@ def markdown(diff: Diff) -> str:
     for game, files in diff.by_game().items():
         lines += [f"#### {game}", "", "| scenario | verdict | facts | rulings |", "| --- | --- | --- | --- |"]
         for file in files:
-            link = f"[{_cell(file.label)}]({file.current.path})"
-            lines.append(f"| {link} | {_markdown_verdict(file)} | {_markdown_changes(file)} | {_markdown_rulings(file)} |")
+            lines.append(f"| {_markdown_file(file, links)} | {_markdown_verdict(file)} | {_markdown_changes(file)} | {_markdown_rulings(file)} |")
         lines.append("")
     return "\n".join(lines).rstrip()
 

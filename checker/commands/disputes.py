@@ -153,9 +153,12 @@ def find_disputes(
         if found is None:
             findings.append(Finding(ruling))
             continue
+        renamed = candidates.named(found)
+        if renamed is not found and _judge(game, ruling, suite)(renamed):
+            found = renamed  # its cards named for what they are, where that leaves the divergence as it was
         variation = divergence(_question(game, ruling, suite, found), game, ruling)
         assert variation is not None  # the search judged it divergent
-        doc = candidates.document(game.id, ruling, found, candidates.notes(variation))
+        doc = candidates.document(game.id, game.catalogue[ruling], found, candidates.notes(variation))
         path = candidates.write(doc, folder, schema)
         _verify(path, game, ruling, suite)
         findings.append(Finding(ruling, path, len(found["actions"])))
@@ -163,7 +166,7 @@ def find_disputes(
 
 
 def _question(game: AnyGame, ruling: str, suite: Suite, data: ScenarioData, *, validate: bool = True) -> Scenario:
-    return suite.from_data(candidates.document(game.id, ruling, data), f"<{ruling} candidate>", validate=validate)
+    return suite.from_data(candidates.document(game.id, game.catalogue[ruling], data), f"<{ruling} candidate>", validate=validate)
 
 
 def _judge(game: AnyGame, ruling: str, suite: Suite) -> Callable[[ScenarioData], bool]:

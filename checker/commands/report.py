@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from checker.engine.catalogue import Catalogue
 from checker.run.citations import uncited
 from checker.run.compare import Mismatch, flatten, shown
-from checker.engine.errors import InputError
+from checker.engine.errors import InputError, Rejection
 from checker.engine.game import AnyGame
 from checker.run.runner import RunResult, refused_what
 from checker.engine.trace import TraceStep
 from checker.format.yamlwrite import yaml_text
+from checker.format.scenario import ProposedAmbiguity
 
 if TYPE_CHECKING:  # annotations only: the first two build on this module, readings only `checker readings` needs
     from checker.commands.disputes import Finding
@@ -47,7 +48,25 @@ def details(result: RunResult) -> list[str]:
 def check_text(result: RunResult, games: Mapping[str, AnyGame]) -> str:
     """A result as ``checker check`` prints it: its headline, then whatever details it has."""
     note = citation_note(result, games[result.scenario.game].catalogue) if result.scenario else ""
-    return "\n".join([headline(result) + note, *details(result)])
+    refused = refusal_lines(result) if result.verdict == "question" else []
+    return "\n".join([headline(result) + refusal_note(result) + note, *refused, *details(result)])
+
+
+def refusal_note(result: RunResult) -> str:
+    """What the rules refused, as a suffix for the headline ('' if nothing): each refusal with its reason
+    and the ruling applied."""
+    if result.verdict in ("invalid", "error") or not result.rejections:
+        return ""
+    return "  refused: " + "; ".join(f"{refused_what(index)} ({_reason(rejection)})" for index, rejection in sorted(result.rejections.items()))
+
+
+def refusal_lines(result: RunResult) -> list[str]:
+    """Each refusal in the rules' words, one line each, for a question (a file that expects nothing)."""
+    return [f"    {refused_what(index)} refused: {_reason(rejection)}: {rejection.message}" for index, rejection in sorted(result.rejections.items())]
+
+
+def _reason(rejection: Rejection) -> str:
+    return f"{rejection.reason}, by {rejection.ruling}" if rejection.ruling else rejection.reason
 
 
 def _where(result: RunResult, mismatch: Mismatch) -> str:
@@ -90,8 +109,7 @@ def explain(result: RunResult) -> str:
         return headline(result)
     parts = [f"{result.scenario.id}: {result.scenario.title}", f"verdict: {LABELS[result.verdict]}"]
     parts += details(result)
-    for index, rejection in sorted(result.rejections.items()):
-        parts.append(f"{refused_what(index)} rejected: {rejection.reason}: {rejection.message}")
+    parts += [line.strip() for line in refusal_lines(result)]
     if result.readings:
         parts.append("readings of ambiguous rulings used: " + ", ".join(f"{r}={n}" for r, n in result.readings.items()))
     parts.append("trace:")
@@ -142,7 +160,7 @@ def result_json(result: RunResult, *, with_trace: bool = False, with_outcome: bo
         "path": result.path,
         "verdict": result.verdict,
         "mismatches": [dict(where=label, **m.to_json()) for label, m in result.mismatches],
-        "rejections": {str(i + 1): {"reason": r.reason, "message": r.message} for i, r in result.rejections.items()},
+        "rejections": {str(i + 1): {"reason": r.reason, "message": r.message, "ruling": r.ruling} for i, r in result.rejections.items()},
         "readings": result.readings,
     }
     if result.error is not None:
@@ -167,7 +185,10 @@ def readings_text(survey: Survey, *, verbose: bool = False) -> str:
     ``verbose`` adds every run's verdict, refusals, mismatches and every outcome fact that differs between runs.
     """
     own = survey.own.result
+    proposed = _proposed_lines(own.scenario.proposed) if own.scenario and own.scenario.proposed else []
     if not survey.touched:
+        if proposed:
+            return "\n".join([f"{own.id}: its verdict depends on no reading of an ambiguous ruling the catalogue lists.", *proposed])
         return f"{own.id}: touches no ambiguous ruling: its outcome does not depend on any reading."
     in_force = ", ".join(f"{ruling}={_tagged(survey, ruling, name)}" for ruling, name in survey.own.readings.items())
     lines = [f"{own.id}: {LABELS[own.verdict]} as the file reads them: {in_force}"]
@@ -183,16 +204,31 @@ def readings_text(survey: Survey, *, verbose: bool = False) -> str:
         lines.append(f"passes under every reading of {rulings}")
     elif survey.same_answer_under_every_reading:
         lines.append(f"gives the same answer under every reading of {rulings}")
-    return "\n".join(lines)
+    return "\n".join(lines + proposed)
+
+
+def _proposed_lines(proposed: ProposedAmbiguity) -> list[str]:
+    """The ambiguity the file proposes, which no engine switch reads yet: the checker cannot vary it."""
+    return [
+        f"It proposes an ambiguity the catalogue does not list (line {proposed.line} of the source), "
+        "which the checker cannot vary until the catalogue adds it:",
+        f"  \"{proposed.passage}\"",
+        *(f"  - {reading}" for reading in proposed.readings),
+    ]
 
 
 def _tagged(survey: Survey, ruling: str, name: str) -> str:
+    scenario = survey.own.result.scenario
+    if scenario and scenario.ruling and scenario.ruling.readings.get(ruling) == name:
+        return f"{name} (adopted by the ruling)"
     return f"{name} ({'pinned' if survey.pinned.get(ruling) == name else 'default'})"
 
 
 def _ruling_verdict(survey: Survey, ruling: str) -> str:
     if ruling in survey.held:
-        return f"pinned to {survey.pinned[ruling]} by the file, not varied (--vary-pinned varies it)"
+        scenario = survey.own.result.scenario
+        by = "the ruling adopted" if scenario and scenario.ruling and ruling in scenario.ruling.readings else "pinned by the file"
+        return f"{survey.pinned[ruling]}, {by}: not varied (--vary-pinned varies it)"
     [variation] = (v for v in survey.variations if v.ruling == ruling)
     context = _departure(survey, variation)
     verdict = "changes the outcome" if variation.changes_the_outcome else "no difference here"
@@ -254,7 +290,9 @@ def gaps_lines(found: Gaps, shown: int = 10) -> list[str]:
     """Where disputes may hide, for reviewers: uncited rulings, then the pairs no scenario connects."""
     lines = [f"Rulings no scenario or question cites ({len(found.uncited)})" + (": " + ", ".join(found.uncited) if found.uncited else "")]
     pairs = found.unconnected
-    head = f"Pairs of {', '.join(found.kinds) or 'entities'} no scenario connects ({len(pairs)})"
+    head = f"Pairs of the game's own {', '.join(found.kinds) or 'entities'} no scenario connects ({len(pairs)})"
     lines.append(head + (f", the {min(shown, len(pairs))} between the most connected:" if pairs else ""))
+    if found.left_out:
+        lines.append(f"  (not paired: {found.left_out} that scenarios define for themselves, unknown to the game's cards and rules)")
     lines += [f"  {a[1]} ({a[0]}) × {b[1]} ({b[0]})" for a, b in pairs[:shown]]
     return lines

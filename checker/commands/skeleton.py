@@ -25,11 +25,12 @@ TOP_LEVEL_ID = re.compile(r"""^id:[ \t]*["']?([a-z0-9-]+)["']?[ \t]*(?:#.*)?$"""
 UNFOLDED = 1000  # no text of a skeleton is folded onto further lines
 
 
-def skeleton(game: AnyGame, *, question: bool, source: Scenario | None, taken: Collection[str], schema_ref: str) -> str:
-    """The text of a new scenario of ``game``; its id is none of ``taken``."""
+def skeleton(game: AnyGame, *, question: bool, source: Scenario | None, taken: Collection[str], schema_ref: str,
+             named: str = "") -> str:
+    """The text of a new scenario of ``game``; its id is ``named``, or else one none of ``taken``."""
     start = _start(game, source)
     base = source.id if source else f"new-{game.id}"
-    scenario_id = unique_id(f"{base}-{'question' if question else 'dispute'}", taken)
+    scenario_id = named or unique_id(f"{base}-{'question' if question else 'dispute'}", taken)
     if source:
         title = f"Question: {source.title}" if question else source.title
     else:
@@ -142,6 +143,12 @@ def unique_id(base: str, taken: Collection[str]) -> str:
     return f"{stem}-{number}"
 
 
+def id_from_name(target: Path) -> str:
+    """The id a file named ``target`` declares: its name in lower case, every run of other characters a
+    hyphen ('' when nothing is left)."""
+    return re.sub(r"[^a-z0-9]+", "-", target.stem.lower()).strip("-")[:ID_LIMIT]
+
+
 def known_ids(files: Iterable[Path]) -> set[str]:
     """The ids the files declare on a top-level ``id:`` line (read as text: far faster than YAML).
 
@@ -160,9 +167,11 @@ def known_ids(files: Iterable[Path]) -> set[str]:
 
 def write_new(target: Path, text: str) -> None:
     """Create ``target`` with ``text``; an existing file is never overwritten."""
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         with target.open("x", encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
         raise InputError(f"{target} already exists: not overwriting it", expected="a new file name for --output") from None
+    except OSError as error:
+        raise InputError(f"cannot write {target}: {error.strerror or error}", expected="a file you may create for --output") from None

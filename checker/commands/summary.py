@@ -16,7 +16,7 @@ from checker.run.citations import demonstrated, uncited
 from checker.run.compare import flatten
 from checker.commands.readings import Exploration
 from checker.run.runner import RunResult, Verdict
-from checker.format.scenario import DisputeRuling, Scenario
+from checker.format.scenario import DisputeRuling, ProposedAmbiguity, Scenario
 from checker.engine.trace import Entity, TraceStep
 
 ANSWER_STEPS = 2  # trace steps quoted as a meeting's one-line answer
@@ -62,6 +62,7 @@ class Shown:
     touched: tuple[str, ...] = ()  # the ambiguous rulings its exploration read
     depends: frozenset[str] = frozenset()  # those whose reading alone changes what a player sees
     compared: dict[str, Compared] = field(default_factory=dict)  # by ambiguous ruling touched or read
+    proposed: ProposedAmbiguity | None = None  # an ambiguity the file proposes, which the catalogue does not list
 
     @property
     def default_readings(self) -> list[str]:
@@ -95,6 +96,7 @@ def summarize(result: RunResult, exploration: Exploration | None, catalogue: Cat
         depends=frozenset(r for r in touched if exploration is not None and exploration.depends_on(r, result.readings)),
         compared={r: _compared(exploration, r, result.readings)
                   for r in dict.fromkeys([*touched, *result.readings]) if exploration is not None},
+        proposed=scenario.proposed,
     )
 
 

@@ -233,6 +233,7 @@ class EntityKind:
     description: str
     hub: bool = False  # starts hidden in the game's overview graph: it meets nearly everything
     open_questions: bool = False  # two of this kind that never interact are an open question
+    from_rules: bool = False  # the rules name every entity of this kind (Elements, abilities): none is a scenario's own
 
 
 @dataclass(frozen=True)

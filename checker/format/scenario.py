@@ -56,6 +56,16 @@ class DisputeRuling:
 
 
 @dataclass(frozen=True)
+class ProposedAmbiguity:
+    """An ambiguity a dispute proposes (its ``proposed_ambiguity:`` key): one the catalogue does not list,
+    so no engine switch reads it yet; whoever keeps the catalogue decides whether to add it."""
+
+    passage: str  # in the words of the source
+    line: int  # in the source document
+    readings: tuple[str, ...]  # each in words
+
+
+@dataclass(frozen=True)
 class ExpectedStep:
     """A step the run's trace must hold: one that cites ``cites`` (any ruling or none, when it is
     ``None``), involves at least ``involves`` and shows at least ``values`` (the numbers the step
@@ -103,6 +113,7 @@ class Scenario:
     expect_not_cited: tuple[str, ...] = ()  # rulings the run's trace must not cite
     expect_trace: tuple[ExpectedStep, ...] = ()  # steps the run's trace must hold
     ruling: DisputeRuling | None = None  # the ruling made, when the dispute was ruled on
+    proposed: ProposedAmbiguity | None = None  # an ambiguity the catalogue does not list, proposed by the dispute
 
     @property
     def is_open_dispute(self) -> bool:
@@ -148,13 +159,9 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
     data = document.data
     if not isinstance(data, dict):
         raise InputError("a scenario is a mapping of keys", expected="'id:', 'game:', 'title:' ... at the top level")
-    if "ruling" in data and data.get("status") != "disputed":
-        raise InputError(
-            "a scenario with 'ruling:' records the ruling made on a dispute",
-            path=("ruling",),
-            on_key=True,
-            expected="'status: disputed' in this file",
-        )
+    for key, what in (("ruling", "records the ruling made on a dispute"), ("proposed_ambiguity", "is a dispute")):
+        if key in data and data.get("status") != "disputed":
+            raise InputError(f"a scenario with '{key}:' {what}", path=(key,), on_key=True, expected="'status: disputed' in this file")
     game_id = data.get("game")
     if isinstance(game_id, str) and game_id not in games:
         raise InputError(
@@ -176,6 +183,7 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
         )
         for index, item in enumerate(data.get("actions", []))
     )
+    ruling = _dispute_ruling(data["ruling"], game) if "ruling" in data else None
     return Scenario(
         path=path,
         document=document,
@@ -187,7 +195,7 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
         status=data.get("status", "confirmed"),
         notes=data.get("notes", ""),
         assumptions=tuple(data.get("assumptions", ())),
-        readings=dict(data.get("readings", {})),
+        readings=_in_force(data.get("readings", {}), ruling),
         cards=dict(data.get("cards", {})),
         initial=data["initial"],
         actions=actions,
@@ -196,8 +204,30 @@ def _build(path: str, document: Document, games: Mapping[str, AnyGame], validato
         expect_cites=tuple(data.get("expect_cites", ())),
         expect_not_cited=tuple(data.get("expect_not_cited", ())),
         expect_trace=tuple(_expected_step(raw) for raw in data.get("expect_trace", ())),
-        ruling=_dispute_ruling(data["ruling"], game) if "ruling" in data else None,
+        ruling=ruling,
+        proposed=_proposed(data["proposed_ambiguity"]) if "proposed_ambiguity" in data else None,
     )
+
+
+def _proposed(raw: Mapping[str, Any]) -> ProposedAmbiguity:
+    return ProposedAmbiguity(passage=raw["passage"], line=raw["line"], readings=tuple(raw["readings"]))
+
+
+def _in_force(pinned: Mapping[str, str], ruling: DisputeRuling | None) -> dict[str, str]:
+    """The readings a scenario is played under: those it pins, and those its ruling adopted.
+
+    A ruled dispute is checked under the reading adopted; a pin that says otherwise is an error,
+    not silently overridden.
+    """
+    adopted = ruling.readings if ruling else {}
+    for ruling_id, reading in pinned.items():
+        if ruling_id in adopted and adopted[ruling_id] != reading:
+            raise InputError(
+                f"'readings:' pins {ruling_id} = {reading}, but the ruling adopted {adopted[ruling_id]}",
+                path=("readings", ruling_id),
+                expected=f"{ruling_id}: {adopted[ruling_id]} under 'readings:', or no pin: the ruling's reading applies",
+            )
+    return {**pinned, **adopted}
 
 
 def _expected_step(raw: Mapping[str, Any]) -> ExpectedStep:

@@ -45,6 +45,34 @@ RULING_SCHEMA: dict[str, Any] = {
     },
 }
 
+#: An ambiguity a dispute proposes, which the catalogue does not list: the passage, its line, the readings in words.
+PROPOSED_AMBIGUITY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "An ambiguity of the source that the catalogue does not list yet (status: disputed): "
+                   "the passage, its line in the source document, and the competing readings in words.",
+    "additionalProperties": False,
+    "required": ["passage", "line", "readings"],
+    "properties": {
+        "passage": {"type": "string", "minLength": 1, "description": "The unclear passage, in the words of the source."},
+        "line": {"type": "integer", "minimum": 1, "description": "Its line in the source document."},
+        "readings": {
+            "type": "array",
+            "minItems": 2,
+            "items": {"type": "string", "minLength": 1},
+            "description": "The competing readings, each in words.",
+        },
+    },
+}
+
+#: A scenario that proposes an ambiguity is a dispute: ``status: disputed``.
+PROPOSING_IS_DISPUTED: dict[str, Any] = {
+    "if": {"required": ["proposed_ambiguity"]},
+    "then": {
+        "required": ["status"],
+        "properties": {"status": {"const": "disputed", "description": "status: disputed (a scenario that proposes an ambiguity is a dispute)"}},
+    },
+}
+
 #: A scenario that carries a ruling is a dispute: ``status: disputed``.
 RULED_IS_DISPUTED: dict[str, Any] = {
     "if": {"required": ["ruling"]},
@@ -214,13 +242,14 @@ def build_schema(games: Mapping[str, AnyGame]) -> dict[str, Any]:
                 "description": "Pinned readings of ambiguous rulings: ruling id -> reading name.",
             },
             "ruling": RULING_SCHEMA,
+            "proposed_ambiguity": PROPOSED_AMBIGUITY_SCHEMA,
             "cards": {"type": "object"},
             "initial": {"type": "object"},
             "actions": {"type": "array"},
             "expect": {"type": "object"},
             "reject": {"type": "object", "description": "The game refuses to start from this initial state (setup)."},
         },
-        "allOf": [RULED_IS_DISPUTED, *game_branches],
+        "allOf": [RULED_IS_DISPUTED, PROPOSING_IS_DISPUTED, *game_branches],
         "definitions": definitions,
     }
 

@@ -23,3 +23,9 @@ def yaml_text(data: Any, *, flow_leaves: bool = False, width: int = 80) -> str:
         data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=None if flow_leaves else False,
         width=width,
     )
+
+
+def yaml_inline(value: Any) -> str:
+    """One value as YAML on one line, as a scenario would write it: ``true``, ``defense``, ``{lp: 3}``."""
+    text: str = yaml.dump(value, Dumper=_PlainDumper, default_flow_style=True, allow_unicode=True, width=1 << 30)
+    return text.removesuffix("\n").removesuffix("\n...").strip()

@@ -8,8 +8,9 @@ scenario. A group checks its files as ``checker check`` does and fails with what
 check`` prints of each scenario that did not pass.
 
 A file named on the command line, every file when ``-k`` selects, and every file when
-``scenario_group_size`` is 1 is an item of its own, named by its scenario id: ``-k`` selects by
-id or file name, and a failure shows the expected against the actual facts and the trace.
+``scenario_group_size`` is 1 or a JUnit report is asked for (``--junitxml``) is an item of its
+own, named by its scenario id: ``-k`` selects by id or file name, a JUnit report has a test case
+per scenario, and a failure shows the expected against the actual facts and the trace.
 
 The items (:mod:`checker.pytest_plugin.items`), and the checker with them, are imported only where
 there are scenarios to collect: not in a run of other tests, nor in pytest-xdist's controller.
@@ -37,7 +38,8 @@ def pytest_configure(config: pytest.Config) -> None:
     size = int(text) if text.isdigit() else 0
     if size < 1:
         raise pytest.UsageError(f"scenario_group_size = {text!r}: expected a whole number, 1 or more")
-    config.stash[GROUP_SIZE] = size
+    # A JUnit report (--junitxml) is read by CI dashboards: there each scenario is a test case named by its id.
+    config.stash[GROUP_SIZE] = 1 if config.getoption("xmlpath", None) else size
 
 
 @pytest.hookimpl(tryfirst=True)

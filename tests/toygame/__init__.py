@@ -22,7 +22,7 @@ class SparkDuel(Game[State]):
     moves = moves
     types = (State,)
     entity_kinds = {
-        "card": EntityKind("A Spark, a Shield or a Break", open_questions=True),
+        "card": EntityKind("A Spark, a Shield or a Break", open_questions=True, from_rules=True),
         "mechanic": EntityKind("A mechanic the rules name", hub=True),
     }
 

@@ -16,7 +16,7 @@ class ManyMarios0(Game[State]):
     types = (Initial, Piece, Outcome)
     entity_kinds = {
         "unit": EntityKind("A unit, defined by the scenarios with its Army Points, energy and abilities", open_questions=True),
-        "ability": EntityKind("A named combat ability", open_questions=True),
+        "ability": EntityKind("A named combat ability", open_questions=True, from_rules=True),
         "mechanic": EntityKind("A mechanic of combat", hub=True),
     }
 

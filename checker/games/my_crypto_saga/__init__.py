@@ -16,7 +16,7 @@ class MyCryptoSaga(Game[State]):
     types = (CardType, Initial, State)
     entity_kinds = {
         "card type": EntityKind("A Card Type (Element and Kami), with the skills the scenarios give it", open_questions=True),
-        "element": EntityKind("An Element", open_questions=True),
+        "element": EntityKind("An Element", open_questions=True, from_rules=True),
         "mechanic": EntityKind("A mechanic of battles", hub=True),
     }
 

@@ -25,7 +25,9 @@ def disputes_page(model: SiteModel) -> WrittenPage:
     body: list[str] = [
         "<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
         "what every reading of the ambiguous rulings it reads gives, and the file to copy. Ruled disputes carry "
-        "their <code>ruling:</code>. Ambiguous rulings follow, with the scenarios whose outcome depends on them.</p>",
+        "their <code>ruling:</code>. Proposed ambiguities are passages a dispute finds unclear that the catalogue does "
+        "not list yet: the work of whoever keeps the catalogue. Ambiguous rulings follow, with the scenarios whose "
+        "outcome depends on them.</p>",
     ]
     for view in model.games.values():
         body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
@@ -38,6 +40,9 @@ def disputes_page(model: SiteModel) -> WrittenPage:
         body.append(f'<h3 id="{esc(view.id)}-ruled">Ruled disputes</h3>')
         body.append(capped(view, here, Listing("ruled-disputes", "Ruled disputes", here, ruled, functools.partial(_ruled_dispute, view),
                                                ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if ruled else "<p>None yet.</p>")
+        proposing = [r for r in disputed if r.proposed is not None]
+        body.append(f'<h3 id="{esc(view.id)}-proposed">Proposed ambiguities</h3>')
+        body.append("".join(_proposed(view, here, r) for r in proposing) if proposing else "<p>None.</p>")
         body.append(f'<h3 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h3>')
         for ruling in view.game.catalogue.with_status("ambiguous"):
             body.append(f"<h4>{a(here, view.ruling_page(ruling.id), ruling.id)}</h4>")
@@ -84,6 +89,16 @@ def _ruled_dispute(view: GameView, here: str, result: Shown) -> str:
     assert result.ruling is not None
     return (f'<div class="rk-dispute rk-dispute-ruled">{_dispute_heading(view, here, result)}'
             + ruling_made(view, here, result.ruling) + "</div>")
+
+
+def _proposed(view: GameView, here: str, result: Shown) -> str:
+    """An ambiguity a dispute proposes: the passage, its line in the source, the readings in words, and the dispute."""
+    proposed = result.proposed
+    assert proposed is not None
+    readings = "".join(f"<li>{esc(reading)}</li>" for reading in proposed.readings)
+    return (f'<div class="rk-proposed">{_dispute_heading(view, here, result)}'
+            f'<blockquote class="rk-quote">{esc(proposed.passage)}</blockquote>'
+            f"<p>Line {proposed.line} of the source. The readings proposed:</p><ul>{readings}</ul></div>")
 
 
 def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:

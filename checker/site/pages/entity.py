@@ -7,7 +7,8 @@ from typing import Any, Mapping
 from checker.format.yamlwrite import yaml_text
 from checker.site.model import GameView
 from checker.site.pages.figures import neighbourhood_graph
-from checker.site.pages.kit import a, code_block, esc, excerpt, href, in_words, plural, table
+from checker.commands.words import in_words
+from checker.site.pages.kit import a, code_block, esc, excerpt, href, plural, table
 from checker.site.pages.lists import scenario_list
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import definitions, entity_label, pair_fragment, question, unconnected

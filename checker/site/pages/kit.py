@@ -158,16 +158,6 @@ def excerpt(text: str, limit: int = 140) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def in_words(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return ", ".join(f"{key} {in_words(item)}" for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return " + ".join(in_words(item) for item in value) or "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
 def fact_cell(path: str) -> str:
     """A fact's dotted path, kept on one line."""
     return f'<code class="rk-fact">{esc(path)}</code>'

@@ -12,11 +12,12 @@ from checker.run.runner import RunResult
 from checker.format.scenario import DisputeRuling, Scenario
 from checker.site.model import GameView
 from checker.site.pages.kit import (
-    a, code_block, esc, fact_cell, in_words, status_badge, table, verdict_with_readings, yaml_cell,
+    a, code_block, esc, fact_cell, status_badge, table, verdict_with_readings, yaml_cell,
 )
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
 from checker.commands.summary import Shown
+from checker.commands.words import action_words
 from checker.engine.trace import Entity, TraceStep
 
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
@@ -35,9 +36,11 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     ]
     if scenario.assumptions:
         body.append("<h2>Assumptions</h2><ul>" + "".join(f"<li>{esc(x)}</li>" for x in scenario.assumptions) + "</ul>")
-    if scenario.readings:
+    adopted = scenario.ruling.readings if scenario.ruling else {}
+    pinned = {r: n for r, n in scenario.readings.items() if r not in adopted}  # the ruling's are shown with it
+    if pinned:
         body.append("<p>Pinned readings: " + ", ".join(
-            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in scenario.readings.items()
+            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in pinned.items()
         ) + "</p>")
     body.append("<h2>Initial state</h2>")
     body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
@@ -114,12 +117,6 @@ def _demonstrates(view: GameView, here: str, result: Shown) -> str:
     return "".join(parts)
 
 
-def action_words(action: Mapping[str, Any]) -> str:
-    """An action written out from its data: 'attack — player A, monster Pixie, card Jab, target Golem'."""
-    fields = ", ".join(f"{key} {in_words(value)}" for key, value in action.items() if key != "action")
-    return f"{action['action']} — {fields}" if fields else str(action["action"])
-
-
 def _expectation(scenario: Any, action: int | None) -> Any:
     if action is None:
         return scenario.expect
@@ -166,7 +163,8 @@ def ruling_made(view: GameView, here: str, ruling: DisputeRuling) -> str:
         adopted = ", ".join(f"{a(here, view.ruling_page(r), r)} = <code>{esc(name)}</code>" for r, name in ruling.readings.items())
     else:
         adopted = esc(ruling.outcome)
-    by = f" by {esc(ruling.by)}" if ruling.by else ""
+    # No full stop straight after the date: text taken from the page (search, a reader) would show "2025-01-15 ."
+    by = f" by {esc(ruling.by)}." if ruling.by else ""
     return (f'<p class="rk-adopted">Adopted: {adopted}</p>'
             f'<blockquote class="rk-reasoning">{esc(ruling.reasoning)}</blockquote>'
-            f'<p class="rk-ruled-on">Ruled on <time datetime="{ruling.date.isoformat()}">{ruling.date.isoformat()}</time>{by}.</p>')
+            f'<p class="rk-ruled-on">Ruled on <time datetime="{ruling.date.isoformat()}">{ruling.date.isoformat()}</time>{by}</p>')
