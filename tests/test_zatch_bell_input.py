@@ -33,6 +33,15 @@ def test_a_card_of_the_scenario_that_the_catalogue_lacks_gives_its_type() -> Non
     assert error.expected == "type: one of MAMODO, PARTNER, MJ12, SPELL, EVENT"
 
 
+@pytest.mark.parametrize("effect", [{"kind": "injure", "select_all": True},
+                                    {"kind": "gain-mp", "also": [{"kind": "injure", "select_all": True}]}], ids=["effect", "also"])
+def test_an_effect_that_selects_all_cards_names_their_type(effect: dict[str, Any]) -> None:
+    error = refusal({"book": {1: "Zatch Bell"}}, cards={"Card SA": {"type": "MJ12", "effects": [effect]}})
+    assert error.message == "card 'Card SA': an effect that selects all cards names their type"
+    assert error.path == ("cards", "Card SA", "effects", 0) + (("also", 0) if "also" in effect else ())
+    assert error.expected == 'of_type: MAMODO, PARTNER or MJ12 ("Select all *type* cards")'
+
+
 @pytest.mark.parametrize("book", [{1: "Zatch Bell", 7: "S-010 Zakerr"}, ["Zatch Bell"] * 6 + ["S-010 Zakerr"]],
                          ids=["pages by number", "list of pages"])
 def test_a_page_holds_a_card_some_definition_names(book: Any) -> None:

@@ -4,8 +4,9 @@ A game is a :class:`Game`: its rulings catalogue, its procedure, its vocabulary
 (actions, effect kinds, reject reasons) and the JSON Schema fragment for its
 scenarios, and a rules module with three functions: ``setup`` (a state from the
 scenario), ``observe`` (the facts a scenario may assert) and, optionally,
-``settle`` (what the end of a scenario finishes) and ``before_action`` (what any
-action finishes first). The core refuses an action the game's procedure does not
+``settle`` (what the end of a scenario finishes), ``before_action`` (what any
+action finishes first) and ``after_action`` (what the rules work out again once an
+action has been played, for ``observe`` to report). The core refuses an action the game's procedure does not
 allow where play stands, then dispatches it to the handler its vocabulary
 registers, on a state nothing else holds (a copy the core made): a handler
 changes the state it is given and never sees the expected outcome.
@@ -265,8 +266,8 @@ def _optional(path: Path) -> dict[str, Any]:
 
 
 class RulesModule(Protocol[S]):
-    """What a game's rules module provides, for its own state type ``S`` (``settle`` and ``before_action`` are
-    optional)."""
+    """What a game's rules module provides, for its own state type ``S`` (``settle``, ``before_action`` and
+    ``after_action`` are optional)."""
 
     steps: StepHandlers[S]
     vocabulary: Vocabulary
@@ -406,12 +407,20 @@ class Game(Generic[S]):
         procedure declares), or when the rules refuse it, leaving ``working`` as far as the handler got."""
         self.walker.check_action(context, working, action)
         self.vocabulary.actions[action["action"]].handler(context, working, action)
+        self._after_action(working, context)
 
     def finish(self, working: S, context: Context) -> None:
         """Finish on ``working`` whatever the last action left pending (the rules' ``settle``, if any)."""
         settle = getattr(self.rules, "settle", None)
         if settle is not None:
             settle(context, working)
+            self._after_action(working, context)
+
+    def _after_action(self, working: S, context: Context) -> None:
+        """What the rules work out again on ``working`` once an action has been played (their ``after_action``, if any)."""
+        after = getattr(self.rules, "after_action", None)
+        if after is not None:
+            after(context, working)
 
     def observe(self, state: S) -> dict[str, Any]:
         """The facts a scenario may assert on, as plain nested data."""

@@ -12,15 +12,15 @@ drawn from where play stands, in the manual's terms:
      the [IN PLAY] ones ("automatic and do not require an Action"), with what it selects ("select 1 of your
      opponent's in-play MAMODO cards": each in-play MAMODO card, PARTNER card, waiting [STAY] or [STANDBY] effect
      or MAMODO card of the open pages the effect may select; a cut-in effect, the card just played or applied),
-     each MAMODO card that may PROTECT against each infliction of its Damage, and each way its coins may land
-     ("all coins are flipped at the time of declaration");
-  3. "Playing an EVENT card in your currently open pages": each EVENT card on an open page;
+     each MAMODO card that may PROTECT against each infliction of its Damage, each way its coins may land
+     ("all coins are flipped at the time of declaration"), and with or without an optional extra cost it prints;
+  3. "Playing an EVENT card in your currently open pages": each EVENT card on an open page, with the same choices;
   4. "Playing a No Battle SPELL card": each one on an open page, for each in-play MAMODO card;
   5. "Declaring 'Battle In!'": each SPELL card on an open page for each in-play MAMODO card (each way its coin may
      land, played by each in-play card whose effect plays a SPELL card), or the "&" effect of an in-play MAMODO card.
 - The Battle: "the Defender declares 1 Defense using a SPELL card (or an in-play card effect ...)", as for an Attack;
   once Total Power is compared, ``resolve`` with the choices of step 5: the MAMODO card that PROTECTS the Spell
-  Book from the Damage (or none), the MAMODO cards "of your choice" that receive the Injury (a selection: the
+  Book from the Damage (or none; for Damage X times, the one for each infliction), the MAMODO cards "of your choice" that receive the Injury (a selection: the
   order they are named in changes nothing), and each one that SACRIFICES for another.
 - The coins just flipped: "It can be used immediately after flipping all of the coins" (A14): ``redo-coins`` with
   each in-play card's effect that changes a coin toss, for each way the coins may land again.
@@ -52,7 +52,7 @@ MAX_IN_PLAY = 3
 #: Effects that select a card; the ``target`` of the action names it.
 SELECTING = {"injure", "petrify", "discard", "negate-effects", "put-in-play-petrified", "negate"}
 #: Effects that are no Action: applied with ``redo-coins``, or by declaring "Battle In" or a Defense with them.
-NOT_APPLIED = {"redo-coins", "attack-without-spell"}
+NOT_APPLIED = {"redo-coins", "attack-without-spell", "play-spell"}
 COIN_SIDES = ("heads", "tails")
 RECOVERY = "petrified-recovery"
 
@@ -132,7 +132,8 @@ def _from_open_pages(state: State, player: Player) -> Iterator[dict[str, Any]]:
         if kind.type in ("MAMODO", "PARTNER", "MJ12"):
             yield from _puts(state, player, kind, page)
         elif kind.type == "EVENT":
-            yield {"action": "play-event", "player": who, "card": name, "page": page}
+            for choice in _effect_choices(state, who, kind.effects, coins=False, damage_each=False):
+                yield {"action": "play-event", "player": who, "card": name, "page": page, **choice}
         elif kind.type == "SPELL":
             for holder in player.mamodo:
                 base = {"player": who, "mamodo": holder.card, "spell": name, "page": page}
@@ -231,7 +232,8 @@ def _effect_choices(state: State, owner: str, effects: tuple[Effect, ...], *, co
     flipped = max((e.coins for e in effects), default=0) if coins else 0
     if flipped:
         flips = [{"coins": list(sides)} for sides in itertools.product(COIN_SIDES, repeat=flipped)]
-    return [{**t, **p, **f} for t in targets for p in protects for f in flips]
+    extras: list[dict[str, Any]] = [{}, {"pay_extra": True}] if any(e.extra_mp for e in effects) else [{}]
+    return [{**t, **p, **f, **x} for t in targets for p in protects for f in flips for x in extras]
 
 
 def _selectable(state: State, owner: str, chain: list[Effect], *, cut_in: bool) -> list[str]:
@@ -276,10 +278,12 @@ def _resolutions(state: State) -> Iterator[dict[str, Any]]:
     damaged = state.defender if battle.winner == "attacker" else state.attacker
     guards = [m.card for m in state.players[damaged].mamodo if m.status != "petrified"]
     protects: list[dict[str, Any]] = [{}]
+    spell = state.card(battle.spell.card) if battle.spell is not None else None
     if _battle_damages(state):
         protects += [{"protect": guard} for guard in guards]
+    if battle.winner == "attacker" and spell is not None and spell.damage and spell.times > 1:  # Damage X times
+        protects += [{"protect_each": list(each)} for each in itertools.product([None, *guards], repeat=spell.times) if any(each)]
     injuries: list[dict[str, Any]] = [{}]
-    spell = state.card(battle.spell.card) if battle.spell is not None else None
     if battle.winner == "attacker" and spell is not None and spell.injure and battle.attack_effect is None:
         targets = [m.card for m in state.players[state.defender].mamodo if m.status != "petrified"]
         for chosen in itertools.combinations(targets, min(spell.injure, len(targets))):
@@ -445,6 +449,9 @@ def _partner_fits(state: State, partner: Card, mamodo: Mamodo) -> bool:
 
 def _normal_event(state: State, action: dict[str, Any]) -> None:
     _page(state, action, "card")
+    name = str(action.get("card"))
+    if name in state.cards:
+        _normal_choices(state, action, str(action.get("player")), state.card(name).effects)
 
 
 def _normal_spell(state: State, action: dict[str, Any]) -> None:
@@ -494,6 +501,8 @@ def _normal_choices(state: State, action: dict[str, Any], owner: str, effects: t
     chain = _chain(effects)
     cut_in = any(e.is_cut_in for e in effects)
     kinds = {e.kind for e in chain}
+    if not action.get("pay_extra") or not any(e.extra_mp for e in effects):
+        action.pop("pay_extra", None)
     selecting = [e for e in chain if e.kind in SELECTING and not e.is_cut_in]
     if not (selecting or cut_in):
         action.pop("target", None)

@@ -67,6 +67,9 @@ class Effect:
                                     "other", "regardless"])
     whose: str = spec("opponent", "Whose book or MP (default opponent).", enum=["self", "opponent"])
     also: tuple[Effect, ...] = spec((), "Effects the same effect goes on to apply, in order.")
+    extra_mp: int = spec(0, "\"You may pay X more MP to ...\": an optional cost, paid with the effect's own cost when the action says "
+                         "pay_extra, for the effects in 'extra'.", minimum=0)
+    extra: tuple[Effect, ...] = spec((), "What the optional cost extra_mp buys, applied after the effect and 'also'.")
     phase: str | None = spec(None, "The effect is applied only in its owner's (own) or the opponent's BATTLE PHASE.", enum=["own", "opponent"])
     keep: str | None = spec(None, "[STAY]: active until 'until'; [STANDBY]: waits for 'until', then activates.", enum=["stay", "standby"])
     until: str | None = spec(None, "When a [STAY] effect expires or a [STANDBY] effect activates (default end-phase: the END PHASE of this "
@@ -75,9 +78,11 @@ class Effect:
                              "EVENT card this turn, a [STANDBY] effect that expires unmet at the END PHASE).",
                              enum=["end-phase", "start-phase", "own-start-phase", "own-next-end-phase", "battle-out", "opponent-event"])
     negates: tuple[str, ...] = spec((), "What a negate, prohibit or make-unnegatable effect applies to (put-in-play: putting a "
-                                    "card in play).",
+                                    "card in play; attack, defense: the Attack or Defense just declared; declare, mp, discard: the "
+                                    "effects with that tag only).",
                                     items={"enum": ["effect", "battle", "cut-in", "event", "no-battle", "spell", "stay", "standby",
-                                                    "in-play", "preparation", "put-in-play"]})
+                                                    "in-play", "preparation", "put-in-play", "attack", "defense", "declare", "mp",
+                                                    "discard"]})
     cannot_be_negated: bool = spec(False, "\"Cannot be negated\".")
     even_when_prohibited: bool = spec(False, "\"... even when prohibited to do so\".")
     regardless_of_card_effects: bool = spec(False, "\"... regardless of card effects\": the same as even_when_prohibited.")  # line 1153
@@ -92,7 +97,7 @@ class Effect:
     min_power: int = spec(0, "The effect selects only a MAMODO card with at least this much Power.", minimum=0, per_kind=True)
     only_as: str | None = spec(None, "\"When you are the Attacker (Defender)\": the effect is applied only in that role.",
                                enum=["attacker", "defender"])
-    select_all: bool = spec(False, "\"Select all *type* cards\": every such card of the opponent's side.")
+    select_all: bool = spec(False, "\"Select all *type* cards\": every such card of the opponent's side (of_type names the type).")
     amount: int = spec(0, minimum=0, per_kind=True)
     target: str | None = spec(None, ref="card-name", per_kind=True)  # a card the effect names
 
@@ -121,6 +126,8 @@ class Card:
     power: int = spec(0, "A MAMODO card's Power; the Power a SPELL card adds.")
     mp: int = spec(0, "A SPELL or EVENT card's MP cost.", minimum=0)
     damage: int = spec(0, "A SPELL card's Damage: the pages the loser of the Battle turns.", minimum=0)
+    times: int = spec(1, "A SPELL card's Damage X times: each infliction is PROTECTED against separately (resolve protect_each).",
+                      minimum=1)
     injure: int = spec(0, "How many MAMODO cards a SPELL card's Attack inflicts Injury to.", minimum=0)
     icons: tuple[str, ...] = spec((), "A SPELL or EVENT card's Attack, Defend and No Battle icons.",
                                   items={"enum": ["attack", "defend", "no-battle"]})
@@ -177,6 +184,8 @@ class Mamodo:
     under: list[tuple[str, int]] = fact(list, observed=lambda under: [c for c, _ in under], schema={"type": "array", "items": {"type": "string"}})
     effects_negated: bool = False  # this turn, by a card effect (its card rules stand)
     petrified_injured: bool = False  # it was Injured when it became Petrified
+    power: int = fact(0, "Its Power now: the card's, with what [IN PLAY] and [STAY] effects and EVENT cards add (none to a Petrified "
+                      "card's own and PARTNER's), \"during the Battle\" boosts only in a Battle.")
 
 
 @dataclass
@@ -372,7 +381,18 @@ def _manual_cards(catalogue: Mapping[str, Any]) -> dict[str, Card]:
 def _card_of(name: str, entry: Mapping[str, Any]) -> Card:
     if "type" not in entry:
         raise InputError(f"card {name!r} has no type", path=("cards", name), expected=f"type: one of {', '.join(CARD_TYPES)}")
-    return make_card(name, entry, ("cards", name))
+    made = make_card(name, entry, ("cards", name))
+    _check_select_all(name, made.effects, ("cards", name, "effects"))
+    return made
+
+
+def _check_select_all(name: str, effects: tuple[Effect, ...], at: tuple[str | int, ...]) -> None:
+    """ "Select all *type* cards" names the type it selects (the glossary has no "select all cards")."""
+    for index, effect in enumerate(effects):
+        if effect.select_all and effect.of_type is None:
+            raise InputError(f"card {name!r}: an effect that selects all cards names their type", path=(*at, index),
+                             expected="of_type: MAMODO, PARTNER or MJ12 (\"Select all *type* cards\")")
+        _check_select_all(name, effect.also, (*at, index, "also"))
 
 
 def _pages(raw: Any, size: int, cards: dict[str, Card], at: tuple[str | int, ...]) -> list[str]:

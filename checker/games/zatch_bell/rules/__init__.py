@@ -31,7 +31,7 @@ from . import common, resolving  # what the sections share
 from . import spell_book, preparation, start_phase, battle_phase, put_in_play, apply_effect, event, no_battle  # the manual's order
 from . import battle_in, battle_steps, battle_outcome, effects, end_phase, stay_standby, negating, finishing
 from .common import steps, vocabulary
-from .finishing import before_action, settle
+from .finishing import after_action, before_action, settle
 from .spell_book import setup
 
-__all__ = ["steps", "vocabulary", "setup", "observe", "before_action", "settle"]
+__all__ = ["steps", "vocabulary", "setup", "observe", "before_action", "after_action", "settle"]

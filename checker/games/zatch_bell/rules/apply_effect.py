@@ -12,7 +12,7 @@ from checker.engine.vocabulary import ref
 from ..state import Effect, Mamodo, Player, State, other
 from .common import (
     ACTION, BATTLE, BATTLE_EFFECTS_ICON, BATTLE_EFFECTS_STEP, COINS, COIN_TOSS, EITHER_PHASE, GLOSSARY_ATTACKER,
-    GLOSSARY_BATTLE_EFFECT, PETRIFIED, PRIORITY_AFTER_BATTLE_EFFECT, card, vocabulary,
+    GLOSSARY_BATTLE_EFFECT, PAY_EXTRA, PETRIFIED, PRIORITY_AFTER_BATTLE_EFFECT, card, vocabulary,
 )
 from .resolving import _check_cut_in, _check_kept_target, _pay_and_apply
 from .battle_phase import _acted, _refuse_in_start_phase, _take_action
@@ -28,7 +28,7 @@ from .put_in_play import _role
                            "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
                                             "description": "Damage X times: the MAMODO card that PROTECTS against each infliction "
                                             "(null: none)."},
-                           "coins": COINS},
+                           "coins": COINS, "pay_extra": PAY_EXTRA},
                    required=["player", "card"])
 def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]
@@ -41,6 +41,10 @@ def apply_effect(context: Context, state: State, action: Mapping[str, Any]) -> N
     if effect.kind == "attack-without-spell":
         raise context.reject("attack-with-battle-in", f"{name}'s \"&\" effect Attacks without a SPELL card: it is applied by "
                              f"declaring \"Battle In\" with it (battle-in, effect_of: {name})", "zb.battle-in.icon", involves=[card(name)])
+    if effect.kind == "play-spell":
+        raise context.reject("play-with-battle-in", f"{name}'s effect plays a SPELL card to Attack: it is applied by declaring "
+                             f"\"Battle In\" with the SPELL card (battle-in, played_by: {name})", "zb.battle-in.icon",
+                             involves=[card(name)])
     if effect.kind == "defend-without-spell":
         raise context.reject("defend-with-a-defense", f"{name}'s effect Defends without a SPELL card: it is applied by "
                              f"declaring the Defense with it (defend, effect_of: {name})", "zb.battle.defend-declare",
@@ -145,6 +149,10 @@ def _check_phase_owner(context: Context, state: State, player: Player, name: str
 
 def _apply_in_battle(context: Context, state: State, player: Player, name: str, effect: Effect, action: Mapping[str, Any]) -> None:
     if not context.reached(state, "defend"):  # the Defender has not yet declared or waived the Defense
+        if effect.is_cut_in:  # it answers the Attack just declared (or the cut-in effect that answered it)
+            _pay_and_apply(context, state, player, name, effect, action)
+            _cut_in_taken(context, state, player, effect)
+            return
         if effect.is_battle_effect and _battle_effect_any_time(context, name):
             _apply_before_defense(context, state, player, name, effect, action)
             return

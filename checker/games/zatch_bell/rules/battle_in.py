@@ -10,12 +10,12 @@ from checker.engine.game import Context
 from checker.engine.trace import mechanic
 from checker.engine.vocabulary import ref
 
-from ..state import Battle, Card, Player, SpellOut, State
+from ..state import Battle, Card, Effect, Player, SpellOut, State
 from .common import (
     AND_RESOLUTION, BATTLE, COIN, CUT_IN, MP, PETRIFIED, SPELL_ONCE_PER_TURN, _battle, _check_spell_mamodo, _spell_cost,
     _take_undefendable, card, steps, vocabulary,
 )
-from .resolving import _check_prohibited, _classes, _pay, _resolve_effect
+from .resolving import _check_available, _check_prohibited, _check_unused, _classes, _declared, _pay, _resolve_effect
 from .battle_phase import _take_action
 from .put_in_play import _on_open_page
 from .apply_effect import _holder
@@ -55,8 +55,9 @@ def battle_in(context: Context, state: State, action: Mapping[str, Any]) -> None
         context.note("zb.qa.q2", f"{name} may \"Battle In\" more than once during the same BATTLE PHASE", involves=[BATTLE])
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": action["mamodo"], "spell": spell.card, "page": spell.page, "coin": action.get("coin"),
-                               "by_effect": spell.by_effect}
+                               "by_effect": spell.by_effect, "played_by": action.get("played_by")}
     context.run_step(state, "battle-in", action)  # the Defender now answers it (procedure.yaml)
+    _declared(state, name, spell.card, frozenset({"attack", "spell"}))
 
 
 def _battle_in_by_effect(context: Context, state: State, player: Player, action: Mapping[str, Any]) -> None:
@@ -76,6 +77,9 @@ def _battle_in_by_effect(context: Context, state: State, player: Player, action:
     _check_prohibited(context, state, player.name, name, effect, _classes(effect))
     context.note("zb.battle-in.icon", f"{name}'s \"&\" effect has the Attack icon: \"Battle In\" may be declared with it",
                  involves=[card(name)])
+    context.note("zb.battle-in.cannot-pay", f"\"Battle In\" with {name}'s \"&\" effect: it must be available and payable as it is declared",
+                 involves=[card(name), MP])
+    _check_available(context, state, player, name, effect)
     state.answered_battle_in = None
     state.pending_battle_in = {"mamodo": name, "spell": None, "page": None, "coin": action.get("coin"), "by_effect": False,
                                "effect": index}
@@ -101,6 +105,8 @@ def confirm_battle_in(context: Context, state: State, action: Mapping[str, Any])
     spell = SpellOut(card=pending["spell"], page=pending["page"], mamodo=pending["mamodo"], by_effect=pending["by_effect"])
     state.battle = Battle(attacker=state.attacker, mamodo=pending["mamodo"], spell=spell, coin=pending.get("coin"),
                           undefendable=_take_undefendable(attacker))
+    if pending.get("played_by"):
+        _apply_played_by(context, state, attacker, pending["played_by"])
     attacker.pages[spell.page - 1] = None
     attacker.spells_used.add((spell.card, spell.page))
 
@@ -142,21 +148,33 @@ def _spell_for(context: Context, state: State, player: Player, action: Mapping[s
                                  involves=[card(name)])
         context.note(SPELL_ONCE_PER_TURN, f"{name} was played this turn; only No Battle SPELL cards wait for the next turn",
                      involves=[card(name)])
-    by_effect = _played_by_effect(context, state, player, action.get("played_by"))
-    cost = _spell_cost(context, state, player, kind, page, by_effect)
-    if player.mp < cost:
+    played_by = _played_by_effect(context, state, player, action.get("played_by"))
+    cost = _spell_cost(context, state, player, kind, page, played_by is not None)
+    effect_mp = played_by.mp if played_by is not None and played_by.tag == "mp" else 0
+    if player.mp < cost + effect_mp:
         ruling = "zb.battle-in.cannot-pay" if use == "attack" else "zb.battle.defend-pay"
-        raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", ruling,
+        also = f" and {action.get('played_by')}'s effect {effect_mp} MP" if effect_mp else ""
+        raise context.reject("not-enough-mp", f"{name} costs {cost} MP{also}; {player.name} has {player.mp} MP", ruling,
                              involves=[card(name), MP])
-    return SpellOut(card=name, page=page, mamodo=mamodo_name, by_effect=by_effect)
+    return SpellOut(card=name, page=page, mamodo=mamodo_name, by_effect=played_by is not None)
 
 
-def _played_by_effect(context: Context, state: State, player: Player, source: str | None) -> bool:
+def _played_by_effect(context: Context, state: State, player: Player, source: str | None) -> Effect | None:
+    """The in-play card's effect that plays the SPELL card: available this turn, as "Battle In" is declared (line 730)."""
     if source is None:
-        return False
-    if _holder(player, source) is None or not any(e.kind == "play-spell" for e in state.card(source).effects):
+        return None
+    found = [e for e in state.card(source).effects if e.kind == "play-spell"]
+    if _holder(player, source) is None or not found:
         raise context.reject("no-such-effect", f"{source} has no in-play effect that plays a SPELL card", involves=[card(source)])
-    return True
+    _check_unused(context, state, player, source, found[0])
+    return found[0]
+
+
+def _apply_played_by(context: Context, state: State, player: Player, source: str) -> None:
+    """The "Battle In" is confirmed: the effect that plays the SPELL card is applied, its cost paid."""
+    effect = next(e for e in state.card(source).effects if e.kind == "play-spell")
+    _pay(context, state, player, source, effect)
+    _resolve_effect(context, state, player.name, source, effect, {})
 
 
 def _check_icon(context: Context, state: State, kind: Card, use: str) -> None:
@@ -213,6 +231,7 @@ def attack(context: Context, state: State, action: Mapping[str, Any]) -> None:
     context.note("zb.battle.attack-not-resolved", "The Attack has not fully resolved yet", involves=[BATTLE])
     context.note("zb.battle.attack-applies-effects", f"{state.attacker} applies the effects of its Attack", involves=[card(kind.name)])
     context.note("zb.battle.defend-optional", f"{state.defender} may Defend, or pass", involves=[BATTLE])
+    _declared(state, state.attacker, kind.name, frozenset({"attack", "spell"}))
 
 
 def _attack_by_effect(context: Context, state: State, battle: Battle) -> None:

@@ -11,7 +11,7 @@ from checker.engine.vocabulary import ref
 
 from ..state import LAST_OPENING, Card, Mamodo, Player, State, other
 from .common import (
-    ACTION, AND_RESOLUTION, BATTLE, BOOK, DAMAGE, INJURY, INJURY_CHOOSER, PETRIFIED, PROTECT, SACRIFICE_PROTECT,
+    ACTION, AND_RESOLUTION, BATTLE, BOOK, DAMAGE, INJURY, INJURY_CHOOSER, PETRIFIED, PROTECT, RESOLVED_SHIELD, SACRIFICE_PROTECT,
     WHEN_INFLICT_PROTECTED, _battle, card, steps, vocabulary,
 )
 from .resolving import (
@@ -24,6 +24,9 @@ from .no_battle import _return_no_battle_spells
 @vocabulary.action("resolve", "Battle step 5, with the players' choices: the MAMODO card that PROTECTS the Spell Book from the "
                    "Damage, the Attacker's Injury targets, and SACRIFICES (injured MAMODO card -> the one that takes its Injury).",
                    params={"protect": {**ref("card-name"), "description": "The damaged player's MAMODO card that PROTECTS the book."},
+                           "protect_each": {"type": "array", "items": {"oneOf": [ref("card-name"), {"type": "null"}]},
+                                            "description": "A SPELL card's Damage X times: the MAMODO card that PROTECTS against "
+                                            "each infliction (null: none)."},
                            "injure": {"type": "array", "items": ref("card-name"),
                                       "description": "The MAMODO card selected for each infliction of the Attack's Injury."},
                            "injure_by": {**ref("player"), "description": "Who selected them (default: the player the reading of "
@@ -77,8 +80,10 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
         if not on_declaration:
             context.note("zb.and.extra-effects-step-5", f"{battle.mamodo}'s \"&\" effect's additional effects resolve",
                          involves=[card(battle.mamodo)])
+            _resolve_effect(context, state, state.attacker, battle.mamodo, battle.attack_effect, action)
+            return
         for effect in battle.attack_effect.also:
-            if not on_declaration or effect.kind == "damage":
+            if effect.kind == "damage":
                 _resolve_effect(context, state, state.attacker, battle.mamodo, effect, action)
         return
     assert battle.spell is not None
@@ -90,7 +95,8 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
     if _damage_negated(context, state, state.defender, spell.name):
         return
     if spell.damage:
-        _damage_book(context, state, state.defender, spell.damage, action.get("protect"), "zb.battle.win-damage")
+        _inflict_times(context, state, spell.name, state.defender, spell.damage, spell.times, action, "zb.battle.win-damage",
+                       by_effect=False)
     else:
         context.note("zb.battle.win-damage", f"{spell.name} inflicts no Damage", involves=[DAMAGE])
     if state.loser:
@@ -101,6 +107,8 @@ def attacker_wins(context: Context, state: State, action: Mapping[str, Any]) -> 
             context.note("zb.damage.owner-decides", f"{state.defender} receives several inflictions and decides where each goes",
                          involves=[DAMAGE, INJURY])
         _injure_selected(context, state, spell, action, state.attacker)
+    if spell.damage:  # the PROTECT was against the Damage, not against the effects that follow it
+        action = {key: value for key, value in action.items() if key not in ("protect", "protect_each")}
     on_damage = [e for e in spell.effects if e.timing == "on-damage"]
     context.note("zb.battle.win-effects-on-damage", f"Effects on Damage or Injury: {len(on_damage)}", involves=[card(spell.name)])
     for effect in on_damage:
@@ -176,6 +184,24 @@ def _sacrifice(context: Context, state: State, player: Player, target: str, take
     context.note(SACRIFICE_PROTECT, f"{taker} SACRIFICES to protect {target} from the Injury", involves=[card(taker), card(target), PROTECT])
     context.note("zb.protect.book-and-sacrifice", f"{taker} takes the Injury meant for {target}", involves=[card(taker), PROTECT])
     return holder
+
+
+def _inflict_times(context: Context, state: State, source: str, victim: str, amount: int, times: int, action: Mapping[str, Any],
+                   ruling: str, *, by_effect: bool = True) -> None:
+    """Damage X times, by an effect or by a SPELL card's Attack: each infliction is PROTECTED against separately (protect_each;
+    protect for the first)."""
+    protectors = list(action.get("protect_each") or [action.get("protect")])
+    for infliction in range(times):
+        if times > 1:
+            context.note("zb.glossary.damage-times", f"{source}: infliction {infliction + 1} of {times}, PROTECTED against "
+                         "separately", involves=[card(source), DAMAGE])
+        protector = protectors[infliction] if infliction < len(protectors) else None
+        if protector is not None and by_effect:
+            context.note("zb.qa.q10", f"{source}'s effect inflicts Damage: {protector} may PROTECT against it",
+                         involves=[card(source), card(protector), PROTECT])
+        _damage_book(context, state, victim, amount, protector, ruling)
+        if state.loser:
+            return
 
 
 def _damage_book(context: Context, state: State, victim: str, amount: int, protector: str | None, ruling: str) -> None:
@@ -269,6 +295,11 @@ def _shielded(context: Context, state: State, player: Player, holder: Mamodo) ->
             context.note("zb.tag.in-play-repeat", f"{source}'s [IN PLAY] effect resolves as many times as its condition comes",
                          involves=[card(source)])
             return True
+    for kept in player.kept:
+        if kept.effect.kind == "no-injury" and kept.zone in ("turn", "stay") and kept.source in (holder.card, holder.partner):
+            context.note("zb.stay.duration" if kept.zone == "stay" else RESOLVED_SHIELD, f"{kept.source}'s effect, still active: "
+                         f"{holder.card} receives no Damage or Injury", involves=[card(kept.source), card(holder.card), INJURY])
+            return True
     return False
 
 
@@ -280,7 +311,8 @@ def _turn_pages(context: Context, state: State, who: str, pages: int, why: str) 
             _loses(context, state, who, f"{who} is on the last page and cannot turn the page the {why} requires")
             return
         player.opening += 1
-    context.note(None, f"{who}'s open pages: {_pages(player)}", involves=[BOOK])
+    context.note("zb.example.newly-opened-pages", f"{who} turned {pages} page(s), one two-page spread each: open pages {_pages(player)}",
+                 involves=[BOOK])
     if player.opening == LAST_OPENING:
         context.note("zb.win.not-yet", f"{who} turns to the last page: the game is not won yet", involves=[BOOK])
 

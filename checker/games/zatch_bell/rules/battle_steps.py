@@ -12,7 +12,7 @@ from checker.engine.vocabulary import ref
 
 from ..state import Mamodo, Player, SpellOut, State
 from .common import BATTLE, BATTLE_EFFECTS_STEP, COIN, CUT_IN, MP, STAY, _battle, _spell_cost, card, steps, vocabulary
-from .resolving import _in_play_active, _note_in_play_active, _pay_and_apply
+from .resolving import _declared, _in_play_active, _note_in_play_active, _pay_and_apply
 from .battle_in import _effect_without_spell, _flip_coins, _spell_for
 
 
@@ -116,6 +116,7 @@ def defend_step(context: Context, state: State, action: Mapping[str, Any]) -> No
     context.note("zb.battle.defense-not-resolved", "The Defense has not fully resolved yet", involves=[BATTLE])
     context.note("zb.spell.initiate", f"{kind.name} initiates the Defense", involves=[card(kind.name)])
     _flip_coins(context, state, state.defender, kind, action.get("coin"))
+    _declared(state, state.defender, kind.name, frozenset({"defense", "spell"}))
 
 
 @steps("apply-effects")
@@ -228,6 +229,12 @@ def _set_total(context: Context, state: State, owner: str, mamodo: str, total: i
         context.note("zb.and.power-at-compare", f"The Power increase of {mamodo}'s effect ({added:+d}) is resolved when comparing "
                      "Total Power", involves=[card(mamodo), BATTLE], power=total + added)
     return total + added
+
+
+def _power_now(context: Context, state: State, player: Player, holder: Mamodo) -> int:
+    """A MAMODO card's Power now: its own, what [IN PLAY] and [STAY] effects and EVENT cards add, "during the Battle" only in one."""
+    power = state.card(holder.card).power + _in_play_power(context, state, player, holder) + player.turn_power
+    return power + (player.battle_power if state.battle is not None else 0)
 
 
 def _in_play_power(context: Context, state: State, player: Player, holder: Mamodo | None) -> int:

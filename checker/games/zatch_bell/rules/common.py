@@ -58,6 +58,7 @@ vocabulary.reasons(
     event_icon="An EVENT card is played by the Attacker with an Attack icon, by the Defender with a Defend icon.",
     no_attack_icon='"Battle In" can only be declared with a card or effect that has an Attack icon.',
     attack_with_battle_in='An "&" effect that Attacks is applied by declaring "Battle In" with it.',
+    play_with_battle_in='An effect that plays a SPELL card to Attack is applied by declaring "Battle In" with that SPELL card.',
     defend_with_a_defense="An effect that Defends without a SPELL card is applied by declaring the Defense with it.",
     no_defend_icon="A Defense is declared with a SPELL card that has a Defend icon.",
     spell_for_another_mamodo="A SPELL card is played only for the MAMODO named on it.",
@@ -120,6 +121,7 @@ KEPT_CARD_LEAVES = "zb.amb.stay-card-leaves"
 NEGATE_DEFINITION = "zb.amb.negate-definition"
 CANNOT_BE_NEGATED_IN_PLAY = "zb.amb.cannot-be-negated-in-play"
 BATTLE_STEP_5 = "zb.amb.battle-step-5"
+RESOLVED_SHIELD = "zb.amb.resolved-shield-lasts"
 GLOSSARY_RESOLVING = "zb.amb.glossary-resolving-effects"
 GLOSSARY_COMPARE = "zb.amb.glossary-compare-step"
 KEPT_CUT_IN_SCOPE = "zb.amb.kept-cut-in-scope"
@@ -149,6 +151,7 @@ COIN_TOSS = mechanic("coin toss")
 COIN = {"enum": ["heads", "tails"], "description": "How the coin the SPELL card's effect flips lands (chance, written down)."}
 COINS = {"type": "array", "items": COIN, "description": "How the coins an effect flips as it is declared land (chance, written down: "
          "heads is the side with a mamodo's face)."}
+PAY_EXTRA = {"type": "boolean", "description": "Pay the optional cost printed on the card (\"you may pay X more MP to ...\", extra_mp)."}
 
 
 # === The START PHASE ================================================================================

@@ -15,16 +15,17 @@ from checker.engine.vocabulary import ref
 
 from ..state import BOOK_PAGES, Effect, Kept, Mamodo, Player, SpellOut, State, other
 from .common import (
-    BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY, MAX_IN_PLAY,
-    MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, STONE_TABLET_PETRIFIED, _battle, card, vocabulary,
+    AND_RESOLUTION, BATTLE, BATTLE_STEP_5, BOOK, COINS, COIN_TOSS, DAMAGE, GLOSSARY_COMPARE, GLOSSARY_MP, GLOSSARY_RESOLVING, INJURY,
+    MAX_IN_PLAY, MP, MP_PER_PAGE, NEGATE_DEFINITION, PETRIFIED, PROTECT, RESOLVED_SHIELD, STONE_TABLET_PETRIFIED, _battle,
+    _defender_acts_before_battle_in, card, vocabulary,
 )
 from .resolving import _kept_of_cards_gone, _pay, _resolve_effect, _send_to_discard, _whom
 from .preparation import _pages
 from .put_in_play import _check_mamodo_name, _mamodo_count, _note_stone_tablet, _on_open_page
 from .apply_effect import _chosen_effect, _holder
 from .battle_in import _battle_to_negate
-from .battle_steps import _in_play_power
-from .battle_outcome import _cannot_be_selected, _damage_book, _injure, _turn_pages
+from .battle_steps import _power_now
+from .battle_outcome import _cannot_be_selected, _damage_book, _inflict_times, _injure, _turn_pages
 
 #: What an effect that selects 1 in-play MAMODO card (:func:`_target`) may specify: the card, that it be a Stone Tablet
 #: MAMODO card, its least Power.
@@ -222,7 +223,7 @@ def _mp_for_effect_pages(context: Context, state: State, who: str, source: str, 
         return
     player = state.players[who]
     player.mp += pages * MP_PER_PAGE
-    context.note(GLOSSARY_MP, f"{who} turned {pages} page(s) during the START or END PHASE: 2 MP each, {player.mp} MP",
+    context.note(GLOSSARY_MP, f"{who} turned {pages} page(s) during the START or END PHASE: {MP_PER_PAGE} MP each, {player.mp} MP",
                  involves=[card(source), MP], mp=player.mp)
 
 
@@ -245,19 +246,8 @@ def turn_back_pages(context: Context, state: State, owner: str, source: str, eff
 @vocabulary.effect("damage", "Inflicts 'amount' Damage on the opponent's Spell Book, 'times' times (a MAMODO card may PROTECT "
                    "against each infliction: protect, or protect_each).", params=takes(Effect, "amount", "times"))
 def damage(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    protectors = list(action.get("protect_each") or [action.get("protect")])
     ruling = "zb.battle.win-damage" if state.battle is not None else "zb.protect.only-damage"
-    for infliction in range(effect.times):
-        if effect.times > 1:
-            context.note("zb.glossary.damage-times", f"{source}: infliction {infliction + 1} of {effect.times}, PROTECTED against "
-                         "separately", involves=[card(source), DAMAGE])
-        protector = protectors[infliction] if infliction < len(protectors) else None
-        if protector is not None:
-            context.note("zb.qa.q10", f"{source}'s effect inflicts Damage: {protector} may PROTECT against it",
-                         involves=[card(source), card(protector), PROTECT])
-        _damage_book(context, state, other(owner), effect.amount, protector, ruling)
-        if state.loser:
-            return
+    _inflict_times(context, state, source, other(owner), effect.amount, effect.times, action, ruling)
 
 
 @vocabulary.effect("injure", "Inflicts Injury to the selected MAMODO card ('target' of the action or the effect).",
@@ -335,7 +325,14 @@ def discard_page(context: Context, state: State, owner: str, source: str, effect
 @vocabulary.effect("no-injury", "[IN PLAY]: its MAMODO card does not receive Damage or Injury (each infliction that would injure "
                    "it, PROTECTING included).", params=takes(Effect))
 def no_injury(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    context.note(None, f"{source}'s MAMODO card does not receive Damage or Injury", involves=[card(source)])
+    """Resolved right away (an [IN PLAY] one is consulted at each infliction instead): how long does it last?"""
+    if context.read(RESOLVED_SHIELD, "resolved-only"):
+        context.note(RESOLVED_SHIELD, f"{source}'s effect is resolved: it keeps its MAMODO card from no later Damage or Injury",
+                     involves=[card(source), INJURY])
+        return
+    state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+    context.note(RESOLVED_SHIELD, f"{source}'s MAMODO card does not receive Damage or Injury until the END PHASE",
+                 involves=[card(source), INJURY])
 
 
 @vocabulary.effect("extra-event", "Its owner may play 'amount' more EVENT cards this turn.", params=takes(Effect, "amount"))
@@ -364,7 +361,8 @@ def defend_without_spell(context: Context, state: State, owner: str, source: str
 @vocabulary.effect("attack-without-spell", "An \"&\" effect: its MAMODO card Attacks without a SPELL card (battle-in with "
                    "effect_of); 'amount' is the Attack's Total Power; 'also' resolves if it wins.", params=takes(Effect, "amount"))
 def attack_without_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    context.note(None, f"{source}'s \"&\" effect Attacks with a \"Battle In\" (effect_of: {source})", involves=[card(source)])
+    context.note(AND_RESOLUTION, f"{source} won the Battle it Attacked in with its \"&\" effect: the effect resolves",
+                 involves=[card(source), BATTLE])
 
 
 @vocabulary.effect("undefendable", "The SPELL card its owner's 'target' MAMODO Attacks with in the next Battle during this turn "
@@ -406,7 +404,8 @@ def put_in_play_petrified(context: Context, state: State, owner: str, source: st
 @vocabulary.effect("play-spell", "Plays a SPELL card of its owner's open pages (named as played_by on the battle-in).",
                    params=takes(Effect))
 def play_spell(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
-    context.note(None, f"{source}'s effect plays a SPELL card: declare it with battle-in, played_by: {source}", involves=[card(source)])
+    context.note(None, f"{source}'s effect plays the SPELL card of the \"Battle In\" (battle-in, played_by: {source})",
+                 involves=[card(source)])
 
 
 @vocabulary.effect("negate-damage", "\"Negate Damage\": the SPELL cards of this Battle inflict no Damage or Injury on its owner.",
@@ -420,6 +419,10 @@ def negate_damage(context: Context, state: State, owner: str, source: str, effec
 
 @vocabulary.effect("negate-attack", "Negates the Attack of the Battle (the Attack fails).", params=takes(Effect))
 def negate_attack(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    if state.battle is None and state.pending_battle_in is not None and effect.is_cut_in:  # the Defender's 1 Action, a cut-in
+        context.take_turn(state, owner)
+        _defender_acts_before_battle_in(context, state, owner)
+        context.run_step(state, "non-battle", action)
     if state.battle is None and state.answered_battle_in is not None:
         _negate_battle_in(context, state, source, state.answered_battle_in)
         return
@@ -498,10 +501,8 @@ def _target(context: Context, state: State, owner: str, effect: Effect, action: 
 
 def _check_min_power(context: Context, state: State, player: Player, holder: Mamodo, effect: Effect) -> None:
     """An effect that selects a MAMODO card with at least some Power: its Power now, "during the Battle" boosts only in a Battle."""
-    power = state.card(holder.card).power + _in_play_power(context, state, player, holder) + player.turn_power
-    if state.battle is not None:
-        power += player.battle_power
-    elif player.battle_power:
+    power = _power_now(context, state, player, holder)
+    if state.battle is None and player.battle_power:
         context.note("zb.glossary.non-battle", f"Non-Battle: no Battle is taking place, so {player.name}'s {player.battle_power:+d} "
                      f"Power \"during the Battle\" does not count: {holder.card} has {power} Power", involves=[card(holder.card)],
                      power=power)

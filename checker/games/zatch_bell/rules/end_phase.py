@@ -50,9 +50,16 @@ def _check_petrified_choices(context: Context, state: State, action: Mapping[str
                                  "Petrified cards are recovered at the END PHASE of their owner's turn", "zb.petrified.recovery",
                                  involves=[card(name), PETRIFIED])
     cost = RECOVERY_MP * len(action.get("recover") or [])
-    if cost > player.mp:
+    if cost > player.mp and not _end_effects_due(state):
         raise context.reject("not-enough-mp", f"recovering {len(action.get('recover') or [])} Petrified card(s) costs {cost} MP; "
                              f"{player.name} has {player.mp}", "zb.petrified.recovery", involves=[PETRIFIED, MP])
+
+
+def _end_effects_due(state: State) -> bool:
+    """Whether END PHASE effects resolve before the recovery: the MP it is paid with is then known only when it comes."""
+    standby = any((kept.effect.until or "end-phase") == "end-phase" for kept in _kept(state, "standby"))
+    return standby or any(e.tag == "in-play" and e.timing == "end-phase" for player in state.players.values()
+                          for source in player.in_play_cards() for e in state.card(source).effects)
 
 
 def _run_end_phase(context: Context, state: State, action: Mapping[str, Any]) -> None:
@@ -139,13 +146,13 @@ def _recover_petrified(context: Context, state: State, action: Mapping[str, Any]
             raise context.reject("no-such-choice", f"{name} is not a Petrified MAMODO card of {player.name}", "zb.petrified.recovery",
                                  involves=[card(name)])
         if player.mp < RECOVERY_MP:
-            context.note("zb.petrified.recovery", f"{player.name} has {player.mp} MP: {name} cannot be recovered (2 MP)",
+            context.note("zb.petrified.recovery", f"{player.name} has {player.mp} MP: {name} cannot be recovered ({RECOVERY_MP} MP)",
                          involves=[card(name), PETRIFIED, MP])
             continue
         player.mp -= RECOVERY_MP
         holder.status = "normal"
         context.note("zb.end.list-petrified", f"The END PHASE returns {name} to Normal Status for its MP cost", involves=[card(name)])
-        context.note("zb.petrified.recovery", f"{player.name} pays 2 MP: {name} returns to Normal Status ({player.mp} MP)",
+        context.note("zb.petrified.recovery", f"{player.name} pays {RECOVERY_MP} MP: {name} returns to Normal Status ({player.mp} MP)",
                      involves=[card(name), PETRIFIED, MP], mp=player.mp)
         if holder.petrified_injured:
             _recovered_injury(context, holder)
@@ -231,16 +238,16 @@ def end_page_turning(context: Context, state: State, action: Mapping[str, Any]) 
         return
     if state.attacker in state.sent_in:
         context.note("zb.no-mamodo.then-turn", f"{player.name} put a MAMODO card in play by the no-MAMODO rule: "
-                     "now turns 1 page for 2 MP and ends the turn", involves=[BOOK])
+                     f"now turns 1 page for {MP_PER_PAGE} MP and ends the turn", involves=[BOOK])
     state.sent_in.clear()
     next_page = max(player.open) + 1
     player.opening += 1
     player.mp += MP_PER_PAGE
     context.note("zb.glossary.next-page", f"Page {next_page}, the page immediately after the open pages, is now open", involves=[BOOK])
-    context.note("zb.end.turn-one-page", f"{player.name}, the Attacker, turns 1 page ({_pages(player)}) and gets 2 MP: {player.mp} MP",
-                 involves=[BOOK, MP], mp=player.mp)
+    context.note("zb.end.turn-one-page", f"{player.name}, the Attacker, turns 1 page ({_pages(player)}) and gets {MP_PER_PAGE} MP: "
+                 f"{player.mp} MP", involves=[BOOK, MP], mp=player.mp)
     context.note("zb.turns.end-must-turn", "The page turning of the END PHASE is not optional", involves=[BOOK])
-    context.note("zb.turns.end-two-mp", "2 MP from turning the page", involves=[MP])
+    context.note("zb.turns.end-two-mp", f"{MP_PER_PAGE} MP from turning the page", involves=[MP])
 
 
 @steps("switch-roles")

@@ -9,14 +9,17 @@ from checker.engine.game import Context
 from checker.engine.vocabulary import ref
 
 from ..state import Card, Player, State
-from .common import BOOK, MP, card, vocabulary
-from .resolving import _activate_standby, _check_prohibited, _negated_by_in_play, _open_to_cut_in, _resolve_effect
+from .common import BOOK, MP, PAY_EXTRA, card, vocabulary
+from .resolving import _activate_standby, _check_prohibited, _negated_by_in_play, _open_to_cut_in, _pay_extra, _resolve_effect
 from .battle_phase import _acted, _take_action
 from .put_in_play import _on_open_page, _role
 
 
 @vocabulary.action("play-event", "An Action: play 1 EVENT card from an open page (it stays in its page); pay its MP.",
-                   params={"player": ref("player"), "card": ref("card-name"), "page": {"type": "integer"}},
+                   params={"player": ref("player"), "card": ref("card-name"), "page": {"type": "integer"},
+                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against its Damage."},
+                           "target": {**ref("card-name"), "description": "The card its effect selects (\"select 1 MAMODO card\")."},
+                           "pay_extra": PAY_EXTRA},
                    required=["player", "card"])
 def play_event(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["card"]
@@ -49,6 +52,7 @@ def play_event(context: Context, state: State, action: Mapping[str, Any]) -> Non
         raise context.reject("not-enough-mp", f"{name} costs {kind.mp} MP; {player.name} has {player.mp}", "zb.play.event-pay",
                              involves=[card(name), MP])
     player.mp -= kind.mp
+    _pay_extra(context, state, player, name, kind.effects, action)
     player.event_played = True
     player.events_shown.append(page)
     _note_event_played(context, state, player, kind, page, attacker)

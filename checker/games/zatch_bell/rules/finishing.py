@@ -10,12 +10,14 @@ from checker.engine.game import Context
 
 from ..state import State
 from .common import CUT_IN, card
-from .resolving import _close_cut_in
+from .resolving import _close_cut_in, _keep_declared
 from .end_phase import _run_end_phase
+from .battle_steps import _power_now
 
 
 def before_action(context: Context, state: State, action: Mapping[str, Any]) -> None:
     """A Battle waiting for its resolution resolves, and an END PHASE waiting for its choices runs, with no choices."""
+    _keep_declared(state)
     if action["action"] == "redo-coins":
         return
     if not _is_cut_in(state, action):
@@ -66,3 +68,11 @@ def _is_cut_in(state: State, action: Mapping[str, Any]) -> bool:
 
 def settle(context: Context, state: State) -> None:
     before_action(context, state, {"action": "settle"})
+
+
+def after_action(context: Context, state: State) -> None:
+    """Each in-play MAMODO card's Power, as the effects active now give it (the fact ``power``)."""
+    with context.quietly():
+        for player in state.players.values():
+            for holder in player.mamodo:
+                holder.power = _power_now(context, state, player, holder)

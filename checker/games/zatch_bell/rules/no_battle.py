@@ -12,9 +12,9 @@ from checker.engine.vocabulary import ref
 from ..state import Player, State
 from .common import (
     BATTLE, BOOK, MP, NO_BATTLE_NEGATION, NO_BATTLE_RETURN, SPELL_ONCE_PER_TURN, _check_spell_mamodo,
-    _spell_cost, card, vocabulary,
+    PAY_EXTRA, _spell_cost, card, vocabulary,
 )
-from .resolving import _check_prohibited, _open_to_cut_in, _resolve_effect
+from .resolving import _check_prohibited, _open_to_cut_in, _pay_extra, _resolve_effect
 from .battle_phase import _acted, _take_action
 from .put_in_play import _on_open_page, _role
 
@@ -23,7 +23,8 @@ from .put_in_play import _on_open_page, _role
                    "effects are applied like an EVENT card's and no Battle begins.",
                    params={"player": ref("player"), "mamodo": ref("card-name"), "spell": ref("card-name"), "page": {"type": "integer"},
                            "target": {**ref("card-name"), "description": "The MAMODO card its effect selects."},
-                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against its Damage."}},
+                           "protect": {**ref("card-name"), "description": "The MAMODO card that PROTECTS against its Damage."},
+                           "pay_extra": PAY_EXTRA},
                    required=["player", "mamodo", "spell"])
 def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) -> None:
     player, name = state.players[action["player"]], action["spell"]
@@ -51,9 +52,12 @@ def play_no_battle(context: Context, state: State, action: Mapping[str, Any]) ->
                              involves=[card(name)])
     cost = _spell_cost(context, state, player, kind, page)
     if player.mp < cost:
-        raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", "zb.no-battle.icon",
+        context.note("zb.play.no-battle-no-battle", f"{name} is played like an EVENT card: its MP cost is paid as it is played",
+                     involves=[card(name), MP])
+        raise context.reject("not-enough-mp", f"{name} costs {cost} MP; {player.name} has {player.mp} MP", "zb.play.event-pay",
                              involves=[card(name), MP])
     player.mp -= cost
+    _pay_extra(context, state, player, name, kind.effects, action)
     player.spells_used.add((name, page))
     context.note("zb.actions.no-battle", f"{player.name} plays the No Battle SPELL card {name} from page {page} for {holder.card}, "
                  f"paying {cost} MP: {player.mp} MP", involves=[card(name), card(holder.card), MP], mp=player.mp)

@@ -33,7 +33,7 @@ def turn_first_page(context: Context, state: State, action: Mapping[str, Any]) -
         player = state.players[name]
         player.opening += 1
         player.mp += MP_PER_PAGE
-        context.note("zb.prep.turn-one-page", f"{name} turns 1 page (open pages {_pages(player)}) and gets 2 MP: {player.mp} MP",
+        context.note("zb.prep.turn-one-page", f"{name} turns 1 page (open pages {_pages(player)}) and gets {MP_PER_PAGE} MP: {player.mp} MP",
                      involves=[BOOK, MP], mp=player.mp)
 
 

@@ -49,6 +49,7 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
     if effect.coins:
         _flip_effect_coins(context, state, player.name, name, effect, action)
     _pay(context, state, player, name, effect)
+    _pay_extra(context, state, player, name, (effect,), action)
     if effect.is_cut_in:
         _cut_in(context, state, player.name, name, effect, action)
         return
@@ -57,7 +58,14 @@ def _pay_and_apply(context: Context, state: State, player: Player, name: str, ef
     _resolve_effect(context, state, player.name, name, effect, action)
 
 
-def _pay(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+def _check_available(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+    """An effect not yet used as often as it may be, whose MP its player can pay."""
+    _check_unused(context, state, player, name, effect)
+    _check_mp(context, player, name, effect)
+
+
+def _check_unused(context: Context, state: State, player: Player, name: str, effect: Effect) -> str:
+    """An effect not yet used as often as it may be; its key among the used effects."""
     key = f"{name}#{state.card(name).effects.index(effect)}"
     if effect.once_per_game and key in player.used_this_game:
         raise context.reject("effect-used-this-game", f"{player.name} has applied {name}'s effect this game", "zb.glossary.once-per-game",
@@ -68,13 +76,37 @@ def _pay(context: Context, state: State, player: Player, name: str, effect: Effe
             context.note("zb.tag.discard-copy", f"Another copy of {name} cannot apply the effect again this turn", involves=[card(name)])
         raise context.reject("effect-used-this-turn", f"{player.name} has applied {name}'s effect this turn", ruling,
                              involves=[card(name)])
+    return key
+
+
+def _pay_extra(context: Context, state: State, player: Player, name: str, effects: tuple[Effect, ...], action: Mapping[str, Any]) -> None:
+    """The optional cost printed on the card ("you may pay X more MP to ..."), paid with its cost when the player chooses to."""
+    if not action.get("pay_extra"):
+        return
+    extra = sum(effect.extra_mp for effect in effects)
+    if not extra:
+        raise context.reject("no-such-choice", f"{name} has no optional cost to pay", involves=[card(name)])
+    if player.mp < extra:
+        raise context.reject("not-enough-mp", f"{name}'s optional cost is {extra} more MP; {player.name} has {player.mp} MP",
+                             "zb.tag.mp-pay", involves=[card(name), MP])
+    player.mp -= extra
+    context.note("zb.tag.mp-pay", f"{player.name} chooses to pay {extra} more MP for {name}'s effect: {player.mp} MP",
+                 involves=[card(name), MP], mp=player.mp)
+
+
+def _check_mp(context: Context, player: Player, name: str, effect: Effect) -> None:
+    if effect.tag == "mp" and player.mp < effect.mp:
+        raise context.reject("not-enough-mp", f"{name}'s [{effect.mp} MP] effect: {player.name} has {player.mp} MP",
+                             "zb.tag.mp-pay", involves=[card(name), MP])
+
+
+def _pay(context: Context, state: State, player: Player, name: str, effect: Effect) -> None:
+    key = _check_unused(context, state, player, name, effect)
     _check_prohibited(context, state, player.name, name, effect, _classes(effect))
     context.note("zb.actions.apply", f"{player.name} applies {name}'s effect", involves=[card(name)])
     context.note("zb.effects.apply", f"{name} is in play on {player.name}'s side", involves=[card(name)])
+    _check_mp(context, player, name, effect)
     if effect.tag == "mp":
-        if player.mp < effect.mp:
-            raise context.reject("not-enough-mp", f"{name}'s [{effect.mp} MP] effect: {player.name} has {player.mp} MP",
-                                 "zb.tag.mp-pay", involves=[card(name), MP])
         player.mp -= effect.mp
         context.note("zb.tag.mp-pay", f"{player.name} declares {name}'s effect and pays {effect.mp} MP: {player.mp} MP",
                      involves=[card(name), MP], mp=player.mp)
@@ -173,7 +205,7 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
         return
     if effect.select_all:
         selected = _selected_all(state, owner, effect)
-        context.note("zb.glossary.select-all-type", f"{source}'s effect selects all {effect.of_type or 'MAMODO'} cards of "
+        context.note("zb.glossary.select-all-type", f"{source}'s effect selects all {effect.of_type} cards of "
                      f"{other(owner)}: {', '.join(selected) or 'none'}", involves=[card(source)])
         for name in selected:
             _resolve_effect(context, state, owner, source, replace(effect, select_all=False), {**action, "target": name})
@@ -189,7 +221,7 @@ def _resolve_effect(context: Context, state: State, owner: str, source: str, eff
     with context.involving(card(source)):
         handler(context, state, owner, source, effect, action)
     state.log.append(f"{source}: {effect.kind}")
-    for then in effect.also:
+    for then in effect.also + (effect.extra if action.get("pay_extra") else ()):
         _resolve_effect(context, state, owner, source, then, action)
 
 
@@ -221,10 +253,9 @@ def _flip_effect_coins(context: Context, state: State, owner: str, source: str, 
 def _selected_all(state: State, owner: str, effect: Effect) -> list[str]:
     """ "Select all *type* cards": every such card on the opponent's side (Petrified MAMODO cards are no targets)."""
     victim = state.players[other(owner)]
-    kind = effect.of_type or "MAMODO"
-    if kind == "MAMODO":
+    if effect.of_type == "MAMODO":
         return [m.card for m in victim.mamodo if m.status != "petrified"]
-    if kind == "PARTNER":
+    if effect.of_type == "PARTNER":
         return [m.partner for m in victim.mamodo if m.partner]
     return [c for c, _ in victim.mj12]
 
@@ -367,9 +398,14 @@ def _check_preparation_target(context: Context, state: State, player: Player, na
 # === Applying & Resolving Effects; Cut-In effects ==================================================
 
 
+TAGS_NAMED = ("declare", "mp", "discard")  # the tags a "Cannot" or a cut-in effect may name, as 'negates' does
+
+
 def _classes(effect: Effect) -> frozenset[str]:
     """What an applied effect is, for the cut-in effects that may negate it and the "Cannot" effects that may prohibit it."""
     classes = {"effect"}
+    if effect.tag in TAGS_NAMED:  # "[DECLARE TO USE] effects cannot be used", "[X MP] effects cannot be used"
+        classes.add(effect.tag)
     if effect.is_battle_effect:
         classes.add("battle")
     if effect.is_cut_in:
@@ -377,6 +413,30 @@ def _classes(effect: Effect) -> frozenset[str]:
     if effect.keep:
         classes.add(effect.keep)
     return frozenset(classes)
+
+
+# What an effect that negates an Attack or a Defense negates as a cut-in effect, naming nothing else.
+NEGATED_BY_KIND = {"negate-attack": frozenset({"attack"}), "negate-defense": frozenset({"defense"})}
+
+
+def _cut_in_covers(effect: Effect) -> frozenset[str]:
+    """What a cut-in effect may negate: what its 'negates' lists, or the Attack or Defense its kind negates."""
+    return frozenset(effect.negates) | NEGATED_BY_KIND.get(effect.kind, frozenset())
+
+
+def _declared(state: State, owner: str, source: str, classes: frozenset[str]) -> None:
+    """An Attack or Defense just declared with a SPELL card, its MP paid: the other player's next Action may be a cut-in
+    effect that negates it ("Cancels out an Attack, Defense, and/or SPELL cards that were immediately declared/played")."""
+    state.stack = state.stack.push(Link(owner, source, Applied(effects=(), classes=classes)))
+
+
+def _keep_declared(state: State) -> None:
+    """Before the next action: the state the Action that declared an Attack or Defense left is what negating it returns to (the
+    declaration is made in the middle of the Battle's steps)."""
+    top = state.stack.top
+    if top is not None and top.effect.before is None:
+        state.stack = state.stack.pop()
+        state.stack = state.stack.push(replace(top, effect=replace(top.effect, before=Snapshot(state))))
 
 
 def _open_to_cut_in(context: Context, state: State, owner: str, source: str, effects: tuple[Effect, ...], classes: frozenset[str],
@@ -416,6 +476,9 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
     if target.effect.classes & {"spell", "no-battle"}:
         context.note("zb.negating.cancels-attack-spell", f"{source} cancels out {target.card}, a SPELL card just played",
                      involves=[card(target.card)])
+    for declared in ("attack", "defense"):
+        if declared in target.effect.classes:  # the Battle goes on with the Attack or Defense negated (its handler)
+            vocabulary.effect_handler("effect", f"negate-{declared}")(context, state, owner, source, effect, action)
     state.log.append(f"{source}: negate {target.card}")
     for then in effect.also:
         _resolve_effect(context, state, owner, source, then, action)
@@ -423,7 +486,8 @@ def _cut_in(context: Context, state: State, owner: str, source: str, effect: Eff
 
 def _close_cut_in(context: Context, state: State) -> None:
     """An Action that is no cut-in effect: what was just applied, and not negated, stands resolved."""
-    standing = [link.card for link in state.stack.standing if "put-in-play" not in link.effect.classes]  # no effect resolved
+    standing = [link.card for link in state.stack.standing  # no Attack or Defense still to resolve, no card put in play
+                if link.effect.effects and "put-in-play" not in link.effect.classes]
     state.stack = ResponseStack()
     if standing:
         context.note("zb.majority.cut-in-after", f"No cut-in effect followed: {', '.join(standing)} stand(s) resolved",
@@ -473,7 +537,7 @@ def _check_cut_in(context: Context, state: State, player: Player, name: str, eff
     context.note("zb.cut-in.respond", f"{player.name} answers {top.player}'s Action ({top.card}) with {name}'s cut-in effect",
                  involves=[card(name), card(top.card), CUT_IN])
     applied = top.effect
-    wanted = set(effect.negates)
+    wanted = set(_cut_in_covers(effect))
     if not wanted & applied.classes:
         if effect.also:
             context.note("zb.qa.q12", f"{name}'s effect cannot be applied only for its other part: nothing it negates is there",

@@ -67,7 +67,8 @@ def start_page_turning(context: Context, state: State, action: Mapping[str, Any]
     context.note("zb.start.max-three", f"{pages} page(s): 3 at the most", involves=[BOOK])
     context.note("zb.start.two-mp-each", f"{player.name} gets {gained} MP for {pages} page(s): open pages {_pages(player)}, {player.mp} MP",
                  involves=[BOOK, MP], mp=player.mp)
-    context.note("zb.turns.start-two-mp", f"2 MP a page, 6 MP at the most: {gained} MP", involves=[MP])
+    context.note("zb.turns.start-two-mp", f"{MP_PER_PAGE} MP a page, {MP_PER_PAGE * MAX_START_PAGES} MP at the most: {gained} MP",
+                 involves=[MP])
     context.note("zb.start.no-turning-back", "The pages are turned forward", involves=[BOOK])
     if player.opening == LAST_OPENING:
         context.note("zb.win.not-yet", f"{player.name} is on the last page: the game is not won yet", involves=[BOOK])
