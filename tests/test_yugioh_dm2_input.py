@@ -6,6 +6,7 @@ Each message names what is wrong, where it stands in the file and what would be 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from checker.engine.errors import InputError
 from checker.engine.game import Context
 from checker.games.yugioh_dm2 import GAME
+from checker.run.suite import Suite
 from tests.refusals import refusal_of_last
 
 CARDS = {"Knight": {"type": "monster", "atk": 1200, "def": 1000}, "Trap Hole": {"type": "trap"}}
@@ -142,3 +144,42 @@ def test_a_special_summon_places_its_monster_in_an_empty_zone_its_activation_nam
     error = chain_refusal({"card": "Call", **zone})
     assert error.message == "Call places Knight in an empty Monster Card Zone: give 'zone:'"
     assert error.path == ("zone",) and error.expected is None
+
+
+# --- Bad input found as the Chain resolves is the activation's ----------------------------------
+
+
+def test_a_value_read_as_the_chain_resolves_is_reported_at_the_activation_that_wrote_it() -> None:
+    context = Context(GAME)
+    state = GAME.setup({"players": FIELD}, ACTION_CARDS, context)
+    context.action = 0
+    state = GAME.apply(state, {"action": "activate", "player": "A", "card": "Shove", "target": "Blue"}, context)
+    context.action = 1
+    with pytest.raises(InputError) as caught:
+        GAME.apply(state, {"action": "resolve-chain"}, context)
+    assert caught.value.action == 0 and caught.value.path == ("zone",)
+
+
+def test_a_scenario_with_a_bad_target_points_at_the_line_of_the_activation(tmp_path: Path) -> None:
+    scenario = tmp_path / "bad-target.yaml"
+    scenario.write_text(
+        "id: bad-target\n"
+        "game: yugioh-dm2\n"
+        "title: A target misspelt in the activation\n"
+        "cards:\n"
+        "  Knight: {type: monster, atk: 1200, def: 1000}\n"
+        "  Pitfall: {type: trap, effect: {kind: destroy}}\n"
+        "initial:\n"
+        "  players:\n"
+        "    A: {hand: [Pitfall]}\n"
+        "    B: {monsters: {2: {card: Knight, name: Blue}}}\n"
+        "actions:\n"
+        "  - {action: activate, player: A, card: Pitfall, target: Bleu}\n"
+        "  - {action: resolve-chain}\n"
+        "expect: {players: {B: {graveyard: [Knight]}}}\n",
+        encoding="utf-8")
+    [result] = Suite({GAME.id: GAME}).check([scenario])
+    assert result.verdict == "invalid" and result.error is not None
+    assert result.error.render("bad-target.yaml") == (
+        "bad-target.yaml:12:58: error: no monster named 'Bleu' on the field (did you mean 'Blue'?) "
+        "(expected one of: Blue)")

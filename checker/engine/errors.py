@@ -27,7 +27,10 @@ class InputError(Exception):
     """A scenario file that cannot be run as written.
 
     ``path`` points into the document so the loader can turn it into a line and
-    column; ``expected`` says what would have been accepted.
+    column; ``expected`` says what would have been accepted. Raised while an
+    action is played, ``path`` is inside that action, unless ``action`` names
+    the earlier action that wrote the bad value (a target read only when the
+    effect it was chosen for resolves, say).
     """
 
     def __init__(
@@ -39,6 +42,7 @@ class InputError(Exception):
         position: Position | None = None,
         on_key: bool = False,
         also: Iterable["InputError"] = (),
+        action: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -47,6 +51,7 @@ class InputError(Exception):
         self.position = position
         self.on_key = on_key
         self.also = tuple(also)  # further problems of the same file, independent of this one
+        self.action = action  # the index of the action ``path`` is inside, if not the one being played
 
     def located(self, position: Position | None) -> "InputError":
         return InputError(
@@ -56,13 +61,19 @@ class InputError(Exception):
             position=position,
             on_key=self.on_key,
             also=self.also,
+            action=self.action,
         )
+
+    def in_action(self, index: int) -> "InputError":
+        """This problem, ``path`` being inside action ``index`` (the one that wrote the value), not the one played."""
+        return InputError(self.message, path=self.path, expected=self.expected, position=self.position,
+                          on_key=self.on_key, also=self.also, action=index)
 
     def with_others(self, others: Iterable["InputError"]) -> "InputError":
         """This problem, reported first, and ``others`` after it."""
         return InputError(
             self.message, path=self.path, expected=self.expected, position=self.position, on_key=self.on_key,
-            also=others,
+            also=others, action=self.action,
         )
 
     @property

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar
 
+from checker.engine.errors import InputError
+
 E = TypeVar("E")
 
 
@@ -26,6 +28,7 @@ class Link(Generic[E]):
     target: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)  # choices made when it was played (a zone, say)
     source: str | None = None  # the card in play whose effect this is, if not ``card`` itself
+    action: int | None = None  # the index of the action that played it, whose ``target`` and ``params`` it carries
     negated: bool = False
 
 
@@ -91,7 +94,8 @@ class ResponseStack(Generic[E]):
         ``resolver(number, link, below)`` applies one link's effect and returns the stack
         below it, possibly changed (a link that negates the one below it, say). ``label``
         is the game's word for a link, ``entity`` what a link is in the trace.
-        Returns the empty stack.
+        Returns the empty stack. Bad input found as a link resolves (its target, say) is reported at
+        the action that played the link, which wrote it.
         """
         stack: ResponseStack[E] = self
         while stack.links:
@@ -103,5 +107,10 @@ class ResponseStack(Generic[E]):
                 stack = below
                 continue
             context.note(None, f"{label} {number} resolves: {link.card}", involves=[entity(link)])
-            stack = resolver(number, link, below)
+            try:
+                stack = resolver(number, link, below)
+            except InputError as error:
+                if link.action is None or error.action is not None:
+                    raise
+                raise error.in_action(link.action) from None
         return ResponseStack()

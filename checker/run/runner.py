@@ -269,7 +269,7 @@ class _Play:
             else:
                 produced = self._in_place(state, action)
         except InputError as error:
-            path = ("actions", action.index)
+            path = ("actions", action.index if error.action is None else error.action)
             raise InputError(error.message, path=path + error.path, expected=error.expected, on_key=error.on_key) from None
         except Rejection as rejection:
             standing = rejection.standing

@@ -263,7 +263,8 @@ def activate(context: Context, state: State, action: Mapping[str, Any]) -> None:
     pile.remove(card.name)
     owner.graveyard.append(card.name)
     zone = {"zone": action["zone"]} if "zone" in action else {}
-    state.chain = state.chain.push(Link(player, card.name, card.effect, action.get("target"), params=zone))
+    state.chain = state.chain.push(Link(player, card.name, card.effect, action.get("target"), params=zone,
+                                                 action=context.action))
     context.note(None, f"Chain Link {len(state.chain)}: {player} activates {card.name}", involves=[card_entity(card.name)])
 
 

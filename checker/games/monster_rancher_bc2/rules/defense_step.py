@@ -312,6 +312,11 @@ def defense_change_attribute(context: Context, state: State, pending: PendingAtt
                 involves=[monster_entity(target), mechanic("attribute"), mechanic("redirection")],
             )
         return
+    _recheck_attribute(context, pending, target)
+
+
+def _recheck_attribute(context: Context, pending: PendingAttack, target: Monster) -> None:
+    """The attribute of ``target`` changed while resolving defense: the damage waiting for it is rechecked (line 47)."""
     for hit in pending.hits:
         if (hit.player, hit.monster) == (target.player, target.name) and not hit.reflected:
             before = hit.amount
@@ -334,8 +339,12 @@ def defense_change_attribute(context: Context, state: State, pending: PendingAtt
                    params=takes(Effect, "status", "turns"), required=["status"])
 def defense_grant_status(context: Context, state: State, pending: PendingAttack, user: Monster, effect: Effect, action: Mapping[str, Any]) -> None:
     definition = state.statuses[effect.status or ""]
+    before = user.attribute
     grant(user, definition, effect.turns, action["card"])
     context.note(None, f"{action['card']}: {user.name} gains {definition.name}")
+    if user.attribute != before:
+        context.note(None, f"{definition.name}: {user.name} changes from {before} to {user.attribute}")
+        _recheck_attribute(context, pending, user)
 
 
 def close_defense_step(context: Context, state: State) -> None:

@@ -168,8 +168,13 @@ def _injure_selected(context: Context, state: State, spell: Card, action: Mappin
 
 
 def _cannot_be_selected(state: State, holder: Mamodo) -> bool:
-    """ "Cannot be selected: This card cannot be selected as a target of an effect" (line 1215)."""
-    return any(e.kind == "cannot-be-selected" for e in state.card(holder.card).effects)
+    """ "Cannot be selected: This card cannot be selected as a target of an effect" (line 1215): an [IN PLAY] effect, always
+    applied while its card is in play (line 697), or another one once applied and still active (kept for the turn, or as a
+    [STAY] effect); an [X MP] one not yet applied and paid for (line 685) protects nothing."""
+    if any(e.kind == "cannot-be-selected" and e.tag == "in-play" for e in state.card(holder.card).effects):
+        return True
+    return any(kept.effect.kind == "cannot-be-selected" and kept.zone in ("turn", "stay") and kept.source == holder.card
+               for player in state.players.values() if any(m is holder for m in player.mamodo) for kept in player.kept)
 
 
 def _sacrifice(context: Context, state: State, player: Player, target: str, taker: str) -> Mamodo:

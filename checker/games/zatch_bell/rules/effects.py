@@ -227,8 +227,17 @@ def _mp_for_effect_pages(context: Context, state: State, who: str, source: str, 
                  involves=[card(source), MP], mp=player.mp)
 
 
-@vocabulary.effect("cannot-be-selected", "[IN PLAY] This card cannot be selected as a target of an effect.", params=takes(Effect))
+@vocabulary.effect("cannot-be-selected", "This card cannot be selected as a target of an effect: always, [IN PLAY]; else once "
+                   "applied (for how long: zb.amb.resolved-shield-lasts).", params=takes(Effect))
 def cannot_be_selected(context: Context, state: State, owner: str, source: str, effect: Effect, action: Mapping[str, Any]) -> None:
+    """Applied (an [X MP] or [DECLARE TO USE] one), it is resolved right away: how long it lasts is the shield's question."""
+    if effect.tag != "in-play" and context.read(RESOLVED_SHIELD, "resolved-only"):
+        context.note(RESOLVED_SHIELD, f"{source}'s effect is resolved: it keeps {source} from no later selection",
+                     involves=[card(source)])
+        return
+    if effect.tag != "in-play":
+        state.players[owner].kept.append(Kept(owner=owner, source=source, effect=effect, zone="turn"))
+        context.note(RESOLVED_SHIELD, f"{source}'s effect stays active until the END PHASE", involves=[card(source)])
     context.note("zb.glossary.cannot-be-selected", f"{source} cannot be selected as a target of an effect", involves=[card(source)])
 
 
