@@ -346,6 +346,24 @@ def test_search_on_a_game_page_can_be_limited_to_that_game(any_tab: Watched, sit
     assert page.locator(".rk-search-scope").count() == 0  # the home page belongs to no game
 
 
+def test_a_glossary_term_in_a_quote_shows_its_definition_on_hover_or_tap(any_tab: Watched, site: Site) -> None:
+    page = any_tab.page
+    open_page(any_tab, site, "zatch-bell/rulings/zb.battle.win-injury/")
+    term = page.locator(".rk-quote abbr", has_text="Injury").first
+    definition = term.get_attribute("title")
+    assert definition and "Injured" in definition
+    assert page.locator("h1 abbr, h2 abbr, a abbr, code abbr").count() == 0
+    term.scroll_into_view_if_needed()
+    if any_tab.name == "phone":
+        term.tap()
+    else:
+        term.hover()
+    tip = page.locator(".md-tooltip2, .md-tooltip", has_text=definition).first
+    tip.wait_for(state="visible", timeout=5_000)
+    box = tip.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"] + 1
+
+
 def test_coverage_and_disputes_pages(tab: Watched, site: Site) -> None:
     open_page(tab, site, "coverage/")
     text = tab.page.locator(".rk-page").inner_text()

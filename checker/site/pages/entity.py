@@ -10,6 +10,7 @@ from checker.site.model import GameView
 from checker.site.pages.figures import neighbourhood_graph
 from checker.commands.words import in_words
 from checker.site.pages.kit import a, code_block, esc, excerpt, href, plain, plural, table
+from checker.site.pages.glossary import glossed
 from checker.site.pages.lists import scenario_list
 from checker.site.pages.scenario import ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
@@ -70,7 +71,7 @@ def _in_the_source(view: GameView, here: str, entity: Entity) -> str:
     if not found:
         return ""
     items = "".join(
-        f'<li><blockquote class="rk-quote">{esc(plain(r.quote))}</blockquote>'
+        f'<li><blockquote class="rk-quote">{glossed(view, plain(r.quote))}</blockquote>'
         f'<p class="rk-cite">{a(here, view.ruling_page(r.id), f"line {r.line}")} · {esc(" › ".join(r.section))}</p></li>'
         for r in found[:SOURCE_QUOTES_SHOWN])
     more = ", ".join(a(here, view.ruling_page(r.id), f"line {r.line}") for r in found[SOURCE_QUOTES_SHOWN:])
