@@ -362,6 +362,8 @@ def test_a_glossary_term_in_a_quote_shows_its_definition_on_hover_or_tap(any_tab
     tip.wait_for(state="visible", timeout=5_000)
     box = tip.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"] + 1
+    open_page(any_tab, site, "zatch-bell/entities/mechanic-petrified/")  # a rule concept's page: its glossary entry
+    assert page.locator(".rk-quote", has_text="Petrified :").first.is_visible()
 
 
 def test_coverage_and_disputes_pages(tab: Watched, site: Site) -> None:

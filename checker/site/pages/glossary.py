@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
+from checker.engine.catalogue import Ruling
 from checker.site.model import GameView
 from checker.site.pages.kit import esc, plain
 
@@ -30,6 +31,15 @@ def glossary(view: GameView) -> dict[str, str]:
                 kept[same[0] if same else found["term"]] = " ".join(found["definition"].split())
         view.memo["glossary"] = kept
     return kept
+
+
+def glossary_ruling(view: GameView, term: str) -> Ruling | None:
+    """The source's glossary entry for ``term``, if it has one."""
+    for ruling in view.game.catalogue.rulings:
+        found = GLOSSARY_QUOTE.match(plain(ruling.quote)) if ".glossary." in ruling.id else None
+        if found and found["term"].lower() == term.lower():
+            return ruling
+    return None
 
 
 def _terms(view: GameView) -> re.Pattern[str] | None:
