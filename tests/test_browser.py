@@ -281,16 +281,25 @@ def search_results(tab: Watched, site: Site, query: str) -> list[str]:
     if not tab.page.locator(".md-search__input").first.is_visible() or tab.name == "phone":
         tab.page.locator('label.md-header__button[for="__search"]').first.click()  # a phone opens search by its icon
     tab.page.locator(".md-search__input").first.click()
+    return typed_results(tab, query, 5)
+
+
+def typed_results(tab: Watched, query: str, count: int) -> list[str]:
+    """The paths of the first ``count`` results once search has answered ``query``, typed into the open search box."""
     links = tab.page.locator(".md-search-result__link:visible")
     for _ in range(15):  # the search index loads in a worker; type again until it answers
         tab.page.locator(".md-search__input").fill("")
+        tab.page.evaluate("document.documentElement.removeAttribute('data-rk-searched')")
         tab.page.locator(".md-search__input").press_sequentially(query)
         try:
+            tab.page.wait_for_function("q => document.documentElement.getAttribute('data-rk-searched') === q", arg=query,
+                                       timeout=2_000)
             links.first.wait_for(timeout=2_000)
             break
         except Exception:
             continue
-    return [urlparse(href).path for href in links.evaluate_all("links => links.slice(0, 5).map(a => a.href)")]
+    tab.page.wait_for_timeout(100)  # the theme shows the answer on the next frame
+    return [urlparse(href).path for href in links.evaluate_all("(links, n) => links.slice(0, n).map(a => a.href)", count)]
 
 
 @pytest.mark.parametrize("query, first", [
@@ -302,6 +311,59 @@ def search_results(tab: Watched, site: Site, query: str) -> list[str]:
 def test_search_finds_a_ruling_by_its_id_and_a_card_by_its_exact_name_first(any_tab: Watched, site: Site, query: str,
                                                                              first: str) -> None:
     assert search_results(any_tab, site, query)[0] == first
+
+
+def test_search_ranks_a_name_typed_in_full_above_longer_words(any_tab: Watched, site: Site) -> None:
+    results = search_results(any_tab, site, "Battle In")
+    assert results[0].startswith("/zatch-bell/rulings/") and "battle-in" in results[0], results
+    assert not any("injur" in path for path in results), results
+
+
+def test_search_on_a_game_page_can_be_limited_to_that_game(any_tab: Watched, site: Site) -> None:
+    page = any_tab.page
+    open_page(any_tab, site, "zatch-bell/")
+    if any_tab.name == "phone":
+        page.locator('label.md-header__button[for="__search"]').first.click()
+    page.locator(".md-search__input").first.click()
+
+    def first_results() -> list[str]:
+        return typed_results(any_tab, "attack", 10)
+
+    everywhere = first_results()
+    assert any(not path.startswith("/zatch-bell/") for path in everywhere), everywhere
+    scope = page.get_by_label("Only Zatch Bell")
+    assert scope.is_visible()
+    box = scope.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
+    scope.check()
+    page.wait_for_function("() => [...document.querySelectorAll('.md-search-result__link')]"
+                           ".every(a => new URL(a.href).pathname.startsWith('/zatch-bell/'))", timeout=5_000)
+    limited = first_results()
+    assert limited and all(path.startswith("/zatch-bell/") for path in limited), limited
+    scope.uncheck()
+    assert any(not path.startswith("/zatch-bell/") for path in first_results())
+    open_page(any_tab, site, "")
+    assert page.locator(".rk-search-scope").count() == 0  # the home page belongs to no game
+
+
+def test_a_glossary_term_in_a_quote_shows_its_definition_on_hover_or_tap(any_tab: Watched, site: Site) -> None:
+    page = any_tab.page
+    open_page(any_tab, site, "zatch-bell/rulings/zb.battle.win-injury/")
+    term = page.locator(".rk-quote abbr", has_text="Injury").first
+    definition = term.get_attribute("title")
+    assert definition and "Injured" in definition
+    assert page.locator("h1 abbr, h2 abbr, a abbr, code abbr").count() == 0
+    term.scroll_into_view_if_needed()
+    if any_tab.name == "phone":
+        term.tap()
+    else:
+        term.hover()
+    tip = page.locator(".md-tooltip2, .md-tooltip", has_text=definition).first
+    tip.wait_for(state="visible", timeout=5_000)
+    box = tip.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"] + 1
+    open_page(any_tab, site, "zatch-bell/entities/mechanic-petrified/")  # a rule concept's page: its glossary entry
+    assert page.locator(".rk-quote", has_text="Petrified :").first.is_visible()
 
 
 def test_coverage_and_disputes_pages(tab: Watched, site: Site) -> None:

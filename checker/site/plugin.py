@@ -52,7 +52,7 @@ ASSETS = Path(__file__).parent / "assets"
 THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
 GAMES = Path(__file__).parent.parent / "games"
 VENDOR = {"assets/vendor/cytoscape.min.js": "cytoscape/dist/cytoscape.min.js"}
-OURS = {"assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "assets/rulings.css": "rulings.css"}
+OURS = {"assets/search.js": "search.js", "assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "assets/rulings.css": "rulings.css"}
 SEARCH_INDEX = "search/search_index.json"
 
 

@@ -13,6 +13,7 @@ from checker.engine.trace import TraceStep
 from checker.site.model import GameView
 from checker.commands.words import in_words
 from checker.site.pages.kit import a, esc, excerpt, plain, trace_text
+from checker.site.pages.glossary import glossed
 
 DECISIVE_STEPS = 5  # steps of the trace quoted under "Why"
 FACTS_IN_ANSWER = 6  # checked facts written out in the answer
@@ -32,7 +33,7 @@ def lead(view: GameView, here: str, result: RunResult) -> str:
     assert isinstance(scenario, Scenario)
     title = player_title(scenario.title)
     parts = ['<section class="rk-lead"><h2 id="question-and-answer">Question and answer</h2>']
-    situation = " ".join(filter(None, [esc(scenario.notes) if scenario.notes else "",
+    situation = " ".join(filter(None, [glossed(view, scenario.notes) if scenario.notes else "",
                                         *(esc(x) for x in scenario.assumptions)]))
     parts.append(f"<p><strong>The situation.</strong> {situation}</p>" if situation else "")
     if scenario.actions:

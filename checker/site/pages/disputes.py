@@ -10,6 +10,7 @@ from dataclasses import replace
 from checker.engine.catalogue import Ruling
 from checker.site.model import GameView, SiteModel
 from checker.site.pages.kit import a, esc, fact_cell, href, plain, plural, table, value_cell, verdict
+from checker.site.pages.glossary import glossed
 from checker.site.pages.lists import CAPPED, Listing, capped
 from checker.site.pages.ruling import depending_listing
 from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
@@ -60,7 +61,7 @@ def game_disputes_page(view: GameView) -> WrittenPage:
     body.append(f'<h2 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h2>')
     for ruling in view.game.catalogue.with_status("ambiguous"):
         body.append(f"<h3>{a(here, view.ruling_page(ruling.id), ruling.id)}</h3>")
-        body.append(f'<blockquote class="rk-quote">{esc(plain(ruling.quote))}</blockquote>')
+        body.append(f'<blockquote class="rk-quote">{glossed(view, plain(ruling.quote))}</blockquote>')
         if ruling.summary:
             body.append(f"<p>{esc(ruling.summary)}</p>")
         depending = view.depending_on(ruling.id)

@@ -10,6 +10,7 @@ from checker.site.model import GameView
 from checker.site.pages.figures import neighbourhood_graph
 from checker.commands.words import in_words
 from checker.site.pages.kit import a, code_block, esc, excerpt, href, plain, plural, table
+from checker.site.pages.glossary import glossary_ruling, glossed
 from checker.site.pages.lists import scenario_list
 from checker.site.pages.scenario import ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
@@ -70,7 +71,7 @@ def _in_the_source(view: GameView, here: str, entity: Entity) -> str:
     if not found:
         return ""
     items = "".join(
-        f'<li><blockquote class="rk-quote">{esc(plain(r.quote))}</blockquote>'
+        f'<li><blockquote class="rk-quote">{glossed(view, plain(r.quote))}</blockquote>'
         f'<p class="rk-cite">{a(here, view.ruling_page(r.id), f"line {r.line}")} · {esc(" › ".join(r.section))}</p></li>'
         for r in found[:SOURCE_QUOTES_SHOWN])
     more = ", ".join(a(here, view.ruling_page(r.id), f"line {r.line}") for r in found[SOURCE_QUOTES_SHOWN:])
@@ -94,9 +95,13 @@ def _decided(view: GameView, here: str, entity: Entity) -> str:
 def _definition(view: GameView, here: str, entity: Entity) -> str:
     """The entity's own text, in words, then as YAML: from the game's catalogue, else from the scenarios' ``cards:``."""
     found = definitions(view, entity)
-    if not found:
+    entry = glossary_ruling(view, entity[1]) if entity[0] == MECHANIC else None
+    if not found and entry is None:
         return ""
     parts = ["<h2>What it is</h2>"]
+    if entry is not None:
+        parts.append(f"<p>In the glossary of the source ({a(here, view.ruling_page(entry.id), entry.id)}):</p>"
+                     f'<blockquote class="rk-quote">{esc(plain(entry.quote))}</blockquote>')
     for value, scenario_ids in found[:DEFINITIONS_SHOWN]:
         if scenario_ids:
             parts.append(f"<p>As {plural(len(scenario_ids), 'scenario')} define{'s' if len(scenario_ids) == 1 else ''} it "

@@ -7,6 +7,7 @@ from typing import Sequence
 from checker.engine.catalogue import Ruling
 from checker.site.model import GameView
 from checker.site.pages.kit import a, esc, excerpt, plain, status_badge, table
+from checker.site.pages.glossary import glossed
 from checker.site.pages.lists import Listing, capped, scenario_list
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
@@ -18,7 +19,7 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
     body = [
         f"<p>{a(here, view.home(), view.game.title)} › {esc(' › '.join(ruling.section))} "
         f"(<code>{esc(catalogue.document)}</code>, line {ruling.line}) · {status_badge(ruling.status)}</p>",
-        f'<blockquote class="rk-quote">{esc(plain(ruling.quote))}</blockquote>',
+        f'<blockquote class="rk-quote">{glossed(view, plain(ruling.quote))}</blockquote>',
     ]
     if ruling.summary:
         body.append(f"<p>{esc(ruling.summary)}</p>")
