@@ -251,3 +251,14 @@ def test_the_validator_standin_judges_as_jsonschema_rs(scenarios: list[Any]) -> 
     for item in data:
         assert stand.is_valid(item) == compiled.is_valid(item)
     assert not all(stand.is_valid(item) for item in data)
+
+
+def test_the_verdict_alone_then_its_options_and_readings() -> None:
+    path = next(p for p in FILES if p.parent.name == "zatch-bell")
+    text = path.read_text(encoding="utf-8")
+    full, quick = ask.ask(text, str(path)), ask.ask(text, str(path), False)
+    assert quick["readings"] is None and quick["options"] is None
+    assert {k: v for k, v in full.items() if k not in ("readings", "options")} == {
+        k: v for k, v in quick.items() if k not in ("readings", "options")}
+    assert ask.options(text, str(path)) == full["options"] and ask.readings(text, str(path)) == full["readings"]
+    assert ask.options("id: [", "x.yaml") is None and ask.readings("id: [", "x.yaml") is None

@@ -99,3 +99,30 @@ def test_a_page_without_the_ask_panel_loads_none_of_the_engine(tab: Watched, sit
     open_page(tab, site, "monster-rancher-bc2/")
     assert len(requested) > 2
     assert not [url for url in requested if "pyodide" in url or "/assets/ask" in url], requested
+
+
+#: Waits until the engine has kept the snapshot of its memory in the Cache API: whether it came.
+KEPT = """async () => {
+  for (let tries = 0; tries < 480; tries++) {
+    const store = await caches.open('rulings-engine-snapshots');
+    const [key] = await store.keys();
+    if (key && await store.match(key)) return true;
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
+  return false;
+}"""
+
+
+def test_a_later_visit_starts_from_the_snapshot_and_answers_the_same(tab: Watched, site: Site) -> None:
+    path = next(p for p in suite.scenario_files([SCENARIOS]) if p.parent.name == "my-crypto-saga")
+    text = path.read_text(encoding="utf-8")
+    answers = []
+    for _visit in range(2):
+        open_page(tab, site, "")
+        tab.page.set_default_timeout(120_000)
+        assert tab.page.evaluate(LOAD) is None
+        answers.append(tab.page.evaluate("async (text) => [window.rkEngine.timings, await window.rkEngine.ask(text)]", text))
+        assert tab.page.evaluate(KEPT)
+    (first, said), (later, said_later) = answers
+    assert not first["restored"] and later["restored"] and later["dropped"] is None
+    assert said_later == said and said["result"]["verdict"] == "pass"

@@ -44,15 +44,7 @@ LEFT_OUT_FOLDERS = {"__pycache__", "tests", "benchmarks"}
 LEFT_OUT_SUFFIXES = {".pyc", ".so", ".pyd", ".pyi"}
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 #: What warms the bundle's data cache: every game's index, and a run of each game's new scenario.
-WARM = """
-from checker.commands import ask
-from checker.engine.errors import InputError
-for game in ask.games():
-    try:
-        ask.ask(ask.start(game["id"]))
-    except InputError:
-        pass
-"""
+WARM = "from checker.commands import ask; ask.warm()"
 
 
 def sources() -> dict[str, Path]:
