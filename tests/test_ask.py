@@ -262,3 +262,20 @@ def test_the_verdict_alone_then_its_options_and_readings() -> None:
         k: v for k, v in quick.items() if k not in ("readings", "options")}
     assert ask.options(text, str(path)) == full["options"] and ask.readings(text, str(path)) == full["readings"]
     assert ask.options("id: [", "x.yaml") is None and ask.readings("id: [", "x.yaml") is None
+
+
+def test_the_bundle_holds_the_engine_its_libraries_and_its_cache_and_is_reproducible(tmp_path: Path, monkeypatch) -> None:
+    import zipfile
+
+    from checker.format.gameindex import source_hash
+
+    made = []
+    for folder in ("one", "two"):
+        monkeypatch.setenv("RULINGS_CACHE", str(tmp_path / folder))
+        made.append(askbundle.bundle().read_bytes())
+    assert made[0] == made[1]
+    names = zipfile.ZipFile(askbundle.bundle()).namelist()
+    assert {"checker/commands/ask.py", "checker/games/zatch_bell/rulings.yaml", "yaml/scanner.py", "rpds.py",
+            "jsonschema_rs.py", "jsonschema_specifications/schemas/draft7/metaschema.json"} <= set(names)
+    assert f"cache/games-{source_hash()}.json" in names  # the index the browser looks up, under the same key
+    assert not [name for name in names if name.endswith((".so", ".pyc")) or name.startswith(("checker/site/", "checker/cli"))]
