@@ -184,7 +184,7 @@ for text in sys.stdin.read().split("\\0"):
         print(error.render("f.yaml"))
 """
 
-#: Texts PyYAML's parser refuses in other words than LibYAML's, one for each problem worded differently.
+#: Texts LibYAML's parser refuses in other words than PyYAML's, one for each problem they word differently.
 BROKEN_YAML = [
     "a: b: c\n", "a:\n  - b\n  c: - d\n", "a: [b, c\n", "a: {b: c\nd: e}\n", "a: {b: c] \n", "a: [b, c}\n",
     "a:\n  b: 1\n c: 2\n", "- a\n- b\nc: d\n", "a: |0\n  x\n", "a: |x\n  y\n", "a: >-x\n", "a: &\n", "a: *\n",
@@ -194,7 +194,7 @@ BROKEN_YAML = [
 ]
 
 
-def test_pyyaml_without_libyaml_gives_libyamls_messages() -> None:
+def test_a_broken_text_gets_the_same_message_with_or_without_libyaml() -> None:
     done = subprocess.run([sys.executable, "-c", PURE_PYYAML], input="\0".join(BROKEN_YAML), capture_output=True,
                           text=True, cwd=ROOT, check=True)
     from checker.engine.errors import InputError

@@ -26,11 +26,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from checker.engine.errors import DataPath, InputError, Position
 from checker.engine.files import not_a_file, read_regular
-from checker.format.yamlwording import AT_THE_BACKSLASH, libyaml_words
 
-#: LibYAML's parser when PyYAML was built with it (its wheels are), else the pure-Python one.
+#: LibYAML's parser when PyYAML was built with it (its wheels are), else the pure-Python one: for texts read without error.
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_PURE = Loader is yaml.SafeLoader  # its errors are then given LibYAML's words: the same message from either
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 50_000
@@ -112,36 +110,47 @@ def _load_within_size(text: str) -> Document:
 
 
 def _load_marked(text: str) -> Document:
-    """The document with every position, or the :class:`InputError` the text deserves."""
-    try:
-        loader = _MarkingLoader(text)
-        try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "malformed YAML"
-        position = _position(mark)
-        if _PURE:
-            problem = libyaml_words(problem, exc.context)
-            if problem == AT_THE_BACKSLASH and position is not None:
-                position = Position(position.line, position.column - 1)
-        raise InputError(f"YAML syntax: {problem}", expected="well-formed YAML", position=position) from None
-    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
-        at = exc.position
-        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        raise InputError(
-            f"YAML syntax: {libyaml_words(exc.reason, None) if _PURE else exc.reason} (character U+{code:04X})", expected="well-formed YAML",
-            position=Position(text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1),
-        ) from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"YAML syntax: {exc}", expected="well-formed YAML", position=Position(1, 1)) from None
+    """The document with every position, or the :class:`InputError` the text deserves.
+
+    LibYAML's parser reads the text where PyYAML has it; a text it refuses is read again by PyYAML's own parser, which
+    says what is wrong: the command line then words a broken text as the website's engine does, which has no LibYAML.
+    """
+    root: Any = _UNSURE
+    if Loader is not yaml.SafeLoader:
+        with contextlib.suppress(yaml.YAMLError):
+            root = _composed(_LibYAMLMarking(text))
+    if root is _UNSURE:
+        root = _composed_or_refused(text)
     if root is None:
         raise InputError("the file is empty", expected="a scenario mapping", position=Position(1, 1))
     document = Document(data=None)
     document.data = _Converter(document).convert(root, ())
     return document
+
+
+def _composed(loader: Any) -> Any:
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def _composed_or_refused(text: str) -> Any:
+    try:
+        return _composed(_PyYAMLMarking(text))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise InputError(f"YAML syntax: {problem}", expected="well-formed YAML", position=_position(mark)) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        at = exc.position
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise InputError(
+            f"YAML syntax: {exc.reason} (character U+{code:04X})", expected="well-formed YAML",
+            position=Position(text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1),
+        ) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"YAML syntax: {exc}", expected="well-formed YAML", position=Position(1, 1)) from None
 
 
 class _Alias:
@@ -152,20 +161,15 @@ class _Alias:
         self.start_mark = start_mark
 
 
-#: ``Loader``, composing in Python: LibYAML's composes in C, PyYAML's own (where there is no LibYAML) in Python already.
-_ComposingInPython: type = (
-    Loader if issubclass(Loader, yaml.composer.Composer) else type("_ComposingInPython", (yaml.composer.Composer, Loader), {})
-)
+#: The composer, which reads the events of the parser it is mixed with (the stubs know no such mixing: typed as any type).
+_Composer: type = yaml.composer.Composer
 
 
-class _MarkingLoader(_ComposingInPython):  # type: ignore[misc]
-    """``Loader``'s parser, composed in Python: the nesting is refused from the events before it is built (no
-    recursion beyond ``MAX_DEPTH``), a second document before it is read, and each alias keeps where it is written."""
+class _Marking(_Composer):  # type: ignore[misc]
+    """A loader composing in Python: the nesting is refused from the events before it is built (no recursion beyond
+    ``MAX_DEPTH``), a second document before it is read, and each alias keeps where it is written."""
 
-    def __init__(self, text: str) -> None:
-        Loader.__init__(self, text)
-        yaml.composer.Composer.__init__(self)
-        self.depth = 0
+    depth = 0
 
     def compose_document(self) -> Any:
         root = super().compose_document()
@@ -196,6 +200,18 @@ class _MarkingLoader(_ComposingInPython):  # type: ignore[misc]
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+
+class _LibYAMLMarking(_Marking, Loader):  # type: ignore[misc, valid-type]
+    """LibYAML's parser (where PyYAML has it), composed in Python."""
+
+    def __init__(self, text: str) -> None:
+        Loader.__init__(self, text)
+        yaml.composer.Composer.__init__(self)
+
+
+class _PyYAMLMarking(_Marking, yaml.SafeLoader):
+    """PyYAML's own parser, composed in Python: what it says of a broken text is the same with or without LibYAML."""
 
 
 _UNSURE = object()
