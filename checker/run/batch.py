@@ -97,10 +97,10 @@ def _in_worker(items: Sequence[Any]) -> list[object]:
 
 
 def _checked(suite: Suite, files: Sequence[Path], render: Callable[[RunResult], T], jobs: int) -> Iterator[_Done[T]]:
-    return each(files, functools.partial(_check_one, suite, render), jobs, prepare=functools.partial(_ready, suite))
+    return each(files, functools.partial(_check_one, suite, render), jobs, prepare=functools.partial(ready, suite))
 
 
-def _ready(suite: Suite) -> None:
+def ready(suite: Suite) -> None:
     """Build every game, then leave all that is built so far (it lives to the end) out of the garbage collector's
     rounds: each round walks only what the files make, and forked workers do not write to the pages they share."""
     list(suite.games.values())

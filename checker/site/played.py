@@ -13,6 +13,7 @@ has its line written again here.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,11 +73,6 @@ def _text(path: Path) -> str:
         return ""
 
 
-def _every_game() -> None:
-    """Every game imported once, before the workers start, not again in each of them."""
-    list(suite.games().values())
-
-
 class PlayedCache:
     """Every scenario file played, by path; a file whose text has not changed is not played again."""
 
@@ -110,7 +106,7 @@ class PlayedCache:
         file uses among them); the cache then holds these files only."""
         texts = {path: _text(path) for path in paths}
         changed = [path for path in paths if (kept := self.files.get(str(path))) is None or kept.text != texts[path]]
-        fresh = dict(zip(changed, batch.each(changed, _play_file, self.jobs, prepare=_every_game)))
+        fresh = dict(zip(changed, batch.each(changed, _play_file, self.jobs, prepare=functools.partial(batch.ready, suite.default()))))
         played_now: dict[str, Played] = {}
         first_file: dict[str, str] = {}
         shown: list[Shown] = []

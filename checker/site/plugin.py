@@ -21,6 +21,7 @@ and renders, indexes and writes only the pages whose text changed.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import zlib
@@ -293,6 +294,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]
         every core (:mod:`checker.site.rendering`)."""
         env.bytecode_cache = self.templates
         assert self.nav is not None
+        gc.freeze()  # every page read lives until written: the garbage collector's rounds here and in the processes forked leave it out
         pages = [file.page for file in files.documentation_pages()
                  if isinstance(file.page, GeneratedPage) and (not self.dirty or file.is_modified())]
         self.elsewhere = start(pages, config, files, self.nav, env, self.played.jobs)
@@ -326,6 +328,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]
             self.elsewhere.wait()
         else:
             self.elsewhere.stop()
+        gc.unfreeze()  # under mkdocs serve, what this build leaves behind is collected again
 
     def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
         root = self._root(config)

@@ -4,10 +4,12 @@ each term it names marked, so that its definition shows on hover or focus (the t
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Mapping
 
 from checker.engine.catalogue import Ruling
+from checker.engine.game import AnyGame
 from checker.site.model import GameView
 from checker.site.pages.kit import esc, plain
 
@@ -17,19 +19,23 @@ GLOSSARY_QUOTE = re.compile(r"^\s*(?P<term>[^:\n]{1,60}?)\s+:\s+(?P<definition>\
 
 def glossary(view: GameView) -> dict[str, str]:
     """Each term of the game's glossary and its definition."""
-    kept: dict[str, str] | None = view.memo.get("glossary")
-    if kept is None:
-        kept = {}
-        for name, entry in view.game.data.mechanics.items():
-            what = entry.get("what") if isinstance(entry, Mapping) else None
-            if isinstance(what, str) and what.strip():
-                kept[str(name)] = what.strip()
-        for ruling in view.game.catalogue.rulings:
-            found = GLOSSARY_QUOTE.match(plain(ruling.quote)) if ".glossary." in ruling.id else None
-            if found:
-                same = [name for name in kept if name.lower() == found["term"].lower()]
-                kept[same[0] if same else found["term"]] = " ".join(found["definition"].split())
-        view.memo["glossary"] = kept
+    return _glossary(view.game)
+
+
+@functools.lru_cache(maxsize=16)
+def _glossary(game: AnyGame) -> dict[str, str]:
+    """Made once per game, not per view: it depends on the game alone, and a scenario's page is written with a view
+    of that scenario alone (:mod:`checker.site.played`)."""
+    kept: dict[str, str] = {}
+    for name, entry in game.data.mechanics.items():
+        what = entry.get("what") if isinstance(entry, Mapping) else None
+        if isinstance(what, str) and what.strip():
+            kept[str(name)] = what.strip()
+    for ruling in game.catalogue.rulings:
+        found = GLOSSARY_QUOTE.match(plain(ruling.quote)) if ".glossary." in ruling.id else None
+        if found:
+            same = [name for name in kept if name.lower() == found["term"].lower()]
+            kept[same[0] if same else found["term"]] = " ".join(found["definition"].split())
     return kept
 
 
@@ -42,21 +48,23 @@ def glossary_ruling(view: GameView, term: str) -> Ruling | None:
     return None
 
 
-def _terms(view: GameView) -> re.Pattern[str] | None:
-    kept: re.Pattern[str] | None = view.memo.get("glossary terms")
-    if kept is None and glossary(view):
-        names = sorted(glossary(view), key=len, reverse=True)
-        kept = view.memo["glossary terms"] = re.compile(
-            r"(?<![\w-])(" + "|".join(re.escape(name) for name in names) + r")(?![\w-])", re.I)
-    return kept
+@functools.lru_cache(maxsize=16)
+def _terms(game: AnyGame) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """The pattern of the game's glossary terms and each term's definition by its lower-case name, once per game."""
+    terms = _glossary(game)
+    if not terms:
+        return None
+    names = sorted(terms, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(name) for name in names) + r")(?![\w-])", re.I)
+    return pattern, {name.lower(): definition for name, definition in terms.items()}
 
 
 def glossed(view: GameView, text: str) -> str:
     """``text`` (plain) as HTML, the first mention of each glossary term marked with its definition."""
-    terms = _terms(view)
-    if terms is None:
+    marking = _terms(view.game)
+    if marking is None:
         return esc(text)
-    definitions = {name.lower(): definition for name, definition in glossary(view).items()}
+    terms, definitions = marking
     parts: list[str] = []
     done: set[str] = set()
     last = 0

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from checker.run.compare import flatten
 from checker.commands.report import outcome_text
@@ -30,6 +31,7 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     scenario = result.scenario
     assert scenario is not None
     here = view.scenario_page(scenario.id)
+    ruling_link = _ruling_links(view, here)
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, shown)} · {status_badge(scenario.status)}"
         + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
@@ -38,13 +40,13 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
         '<h2 id="the-engines-work">The engine\'s work in full</h2>',
         "<p>Everything below is what the engine read and did: the state it started from, each action, the facts it "
         "checked, every step of its trace with the ruling it applied, and the scenario file itself.</p>",
-        _demonstrates(view, here, shown),
+        _demonstrates(view, shown, ruling_link),
     ]
     adopted = scenario.ruling.readings if scenario.ruling else {}
     pinned = {r: n for r, n in scenario.readings.items() if r not in adopted}  # the ruling's are shown with it
     if pinned:
         body.append("<p>Pinned readings: " + ", ".join(
-            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in pinned.items()
+            f"{ruling_link(r)} = <code>{esc(n)}</code>" for r, n in pinned.items()
         ) + "</p>")
     body.append("<h2>Initial state</h2>")
     body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
@@ -83,10 +85,10 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     if result.crash:
         body.append(f'<p class="rk-mismatch">Engine error: {esc(result.crash)}</p>')
     body.append("<h2>Trace</h2>")
-    body.append(_trace(view, here, result))
+    body.append(_trace(result, ruling_link))
     if result.readings:
         body.append("<p>Readings used: " + ", ".join(
-            f"{a(here, view.ruling_page(r), r)} = <code>{esc(n)}</code>" for r, n in result.readings.items()
+            f"{ruling_link(r)} = <code>{esc(n)}</code>" for r, n in result.readings.items()
         ) + "</p>")
     body.append("<h2>Outcome</h2>")
     body.append(f"<details><summary>Every fact of the final state, as YAML</summary>{code_block(outcome_text(result.outcome))}</details>")
@@ -117,7 +119,17 @@ def entities_line(view: GameView, here: str, involved: list[Entity]) -> str:
     return "<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in involved) + "</p>"
 
 
-def _demonstrates(view: GameView, here: str, result: Shown) -> str:
+def _ruling_links(view: GameView, here: str) -> Callable[[str], str]:
+    """The link from ``here`` to a ruling's page, made once per ruling: a trace cites a few rulings many times."""
+
+    @functools.cache
+    def link(ruling_id: str) -> str:
+        return a(here, view.ruling_page(ruling_id), ruling_id)
+
+    return link
+
+
+def _demonstrates(view: GameView, result: Shown, ruling_link: Callable[[str], str]) -> str:
     """The rulings the run demonstrates (its trace cites them), apart from those the author only declares."""
     catalogue = view.game.catalogue
     shown = sorted(result.demonstrated)
@@ -125,10 +137,10 @@ def _demonstrates(view: GameView, here: str, result: Shown) -> str:
     parts = []
     if shown:
         parts.append("<p>Rulings the engine's trace cites (what this scenario demonstrates): "
-                     + ", ".join(a(here, view.ruling_page(r), r) for r in shown) + "</p>")
+                     + ", ".join(ruling_link(r) for r in shown) + "</p>")
     if declared:
         parts.append("<p>Declared by the author, not cited by the trace (not demonstrated): "
-                     + ", ".join(a(here, view.ruling_page(r), r) if r in catalogue else esc(r) for r in declared) + "</p>")
+                     + ", ".join(ruling_link(r) if r in catalogue else esc(r) for r in declared) + "</p>")
     return "".join(parts)
 
 
@@ -138,7 +150,7 @@ def _expectation(scenario: Any, action: int | None) -> Any:
     return scenario.actions[action].expect
 
 
-def _trace(view: GameView, here: str, result: RunResult) -> str:
+def _trace(result: RunResult, ruling_link: Callable[[str], str]) -> str:
     """The trace grouped under what caused it (setup, each action, the end of the scenario), then by phase,
     numbered straight through."""
     actions = result.scenario.actions if isinstance(result.scenario, Scenario) else ()
@@ -152,14 +164,14 @@ def _trace(view: GameView, here: str, result: RunResult) -> str:
             if phase:
                 parts.append(f'<p class="rk-trace-phase">{esc(phase)}</p>')
             parts.append(f'<ol class="rk-trace" start="{lines[0][0]}">')
-            parts.extend(f"<li>{trace_text(step.text)}{_cite(view, here, step)}</li>" for _, step in lines)
+            parts.extend(f"<li>{trace_text(step.text)}{_cite(step, ruling_link)}</li>" for _, step in lines)
             parts.append("</ol>")
         parts.append("</section>")
     return "".join(parts)
 
 
-def _cite(view: GameView, here: str, step: TraceStep) -> str:
-    return f' <span class="rk-cite">[{a(here, view.ruling_page(step.ruling), step.ruling)}]</span>' if step.ruling else ""
+def _cite(step: TraceStep, ruling_link: Callable[[str], str]) -> str:
+    return f' <span class="rk-cite">[{ruling_link(step.ruling)}]</span>' if step.ruling else ""
 
 
 def _cause(step: TraceStep, actions: tuple[Any, ...]) -> str:

@@ -5,6 +5,7 @@ and, on a rebuild, only those that show a changed scenario.
 from __future__ import annotations
 
 import functools
+import gc
 import re
 from typing import Callable
 
@@ -60,7 +61,7 @@ def _games_on_every_core(model: SiteModel, own_page: OwnPages, jobs: int) -> Pag
                 {name: packed(listing_pages(view, lists[name])) for name in lists.keys() - known})
 
     elsewhere = [source for game in makers.values() for source in game if source not in own]
-    made = dict(zip(elsewhere, batch.each(elsewhere, make, jobs)))
+    made = dict(zip(elsewhere, batch.each(elsewhere, make, jobs, prepare=gc.freeze)))  # the model lives to the end: out of GC rounds
     pages: Pages = {}
     full_lists: dict[str, dict[str, Pages]] = {}
     for game, game_makers in makers.items():
