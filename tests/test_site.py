@@ -380,6 +380,9 @@ def test_counts_are_of_testable_rulings_and_the_rest_is_listed_apart(site: Site)
     first = game.catalogue.rulings[0]
     assert first.status == "not-testable" and listing.index(f'href="{first.id}/"') > apart  # the title page comes last
     assert all(listing.index(f'href="{r.id}/"') > apart for r in untestable)
+    coverage = page_body(site.folder / "coverage" / "index.html")  # the heaviest page: its table leaves them out too
+    assert f"{testable} testable rulings" in coverage and f'href="../{ZB}/rulings/#not-testable"' in coverage
+    assert not [r.id for r in untestable if f"/rulings/{r.id}/" in coverage]
 
 
 def test_the_rulings_page_lists_every_ruling_under_the_sections_the_game_page_links(site: Site) -> None:
@@ -448,6 +451,22 @@ def test_a_full_list_longer_than_a_page_is_split_into_pages_linked_to_one_anothe
     assert not any(page.searched for page in pages.values())  # type: ignore[union-attr]
     view.memo.clear()
     assert capped(view, view.home(), replace(listing, items=view.results[:40])).count("<li>") == 40 and not list_pages(view)
+
+
+def test_a_full_list_of_heavy_items_is_split_into_pages_light_enough() -> None:
+    from checker.site.pages.lists import LIST_PAGE_BYTES, Listing, capped, list_pages
+    from checker.site.played import PlayedCache, build_model
+    from tests.conftest import SCENARIOS
+
+    view = build_model(SCENARIOS / MR, PlayedCache(jobs=1)).games[MR]
+    heavy = "x" * (LIST_PAGE_BYTES // 7)  # seven such items are over a page's share, six are not
+
+    listing = Listing("heavy", "Heavy", view.home(), view.results, lambda at, r: f"<li>{r.id} {heavy}</li>")
+    capped(view, view.home(), listing)
+    html = [page.unpacked().html for page in list_pages(view).values()]  # type: ignore[union-attr]
+    per_page = [len(re.findall(r"<li>", body)) for body in html]
+    assert per_page[:-1] and set(per_page[:-1]) == {6} and sum(per_page) == len(view.results)
+    assert [item for body in html for item in re.findall(r"<li>(\S+) x", body)] == [r.id for r in view.results]
 
 
 def test_a_site_played_on_two_processes_is_the_site_played_on_one() -> None:
