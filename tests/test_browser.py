@@ -366,6 +366,25 @@ def test_a_glossary_term_in_a_quote_shows_its_definition_on_hover_or_tap(any_tab
     assert page.locator(".rk-quote", has_text="Petrified :").first.is_visible()
 
 
+def test_a_glossary_term_in_the_why_of_an_answer_shows_its_definition(any_tab: Watched, site: Site) -> None:
+    page = any_tab.page
+    explained = next(p for p in sorted((site.folder / "zatch-bell" / "scenarios").glob("*/index.html"))
+                     if '<ol class="rk-why">' in (text := p.read_text(encoding="utf-8")) and "<abbr" in text.split('<ol class="rk-why">')[1])
+    open_page(any_tab, site, explained.parent.relative_to(site.folder).as_posix() + "/")
+    term = page.locator(".rk-why abbr").first
+    definition = term.get_attribute("title")
+    assert definition
+    term.scroll_into_view_if_needed()
+    if any_tab.name == "phone":
+        term.tap()
+    else:
+        term.hover()
+    page.locator(".md-tooltip2, .md-tooltip", has_text=definition).first.wait_for(state="visible", timeout=5_000)
+    underlined = page.evaluate("[...document.querySelectorAll('.rk-why li')].map(li => [...li.querySelectorAll('abbr')]"
+                               ".map(a => a.textContent))")
+    assert all(len(terms) == len(set(terms)) for terms in underlined)
+
+
 def test_coverage_and_disputes_pages(tab: Watched, site: Site) -> None:
     open_page(tab, site, "coverage/")
     text = tab.page.locator(".rk-page").inner_text()

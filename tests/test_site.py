@@ -396,6 +396,34 @@ def test_the_rulings_page_lists_every_ruling_under_the_sections_the_game_page_li
             assert f'<h2 id="{anchor}">' in listing, (game_id, anchor)
 
 
+def test_a_glossary_term_is_marked_where_the_text_uses_it_as_the_term_once_a_block() -> None:
+    import networkx as nx
+
+    from checker.site.model import GameView
+    from checker.site.pages.glossary import glossary, glossed, glossed_trace
+
+    view = GameView(registry()[ZB], [], nx.Graph())
+    assert {"Attack", "Player", "Battle"} <= set(glossary(view))  # spelt as the source's glossary spells them
+    marked = re.findall(r"<abbr [^>]*>([^<]+)</abbr>",
+                        glossed(view, "Player 1: the player and the attack. An Attack, then an Attack. The Player wins."))
+    assert marked == ["Attack", "Player"]  # not in another case, not where any word starts a sentence, once a block
+    block: set[str] = set()
+    trace = glossed_trace(view, "An Attack on `the Battle` of the Player", block)
+    assert "<code>the Battle</code>" in trace and re.findall(r">(\w+)</abbr>", trace) == ["Attack", "Player"]
+    assert "<abbr" not in glossed(view, "Another Attack by the Player.", block)  # marked already in this block
+
+
+def test_glossary_terms_are_marked_in_the_why_of_an_answer_and_never_twice_in_a_quote(site: Site) -> None:
+    why = [page_body(p) for p in sorted((site.folder / ZB / "scenarios").glob("*/index.html"))]
+    steps = [step for body in why for step in re.findall(r'<ol class="rk-why">(.*?)</ol>', body, re.S)]
+    assert steps and sum("<abbr" in step for step in steps) > len(steps) / 2
+    for body in why[:60] + [page_body(p) for p in sorted((site.folder / ZB / "rulings").glob("*/index.html"))[:200]]:
+        for quote in re.findall(r'<blockquote class="rk-quote">(.*?)</blockquote>', body, re.S):
+            terms = re.findall(r"<abbr [^>]*>([^<]+)</abbr>", quote)
+            assert len(terms) == len(set(terms)), quote
+        assert not re.search(r"<(h[1-6]|a|code)\b[^>]*>[^<]*<abbr", body)
+
+
 # --- Lists that grow with the corpus ---------------------------------------------------------------
 
 

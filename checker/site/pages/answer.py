@@ -13,7 +13,7 @@ from checker.engine.trace import TraceStep
 from checker.site.model import GameView
 from checker.commands.words import in_words
 from checker.site.pages.kit import a, esc, excerpt, plain, trace_text
-from checker.site.pages.glossary import glossed
+from checker.site.pages.glossary import glossed, glossed_trace
 
 DECISIVE_STEPS = 5  # steps of the trace quoted under "Why"
 FACTS_IN_ANSWER = 6  # checked facts written out in the answer
@@ -47,10 +47,12 @@ def lead(view: GameView, here: str, result: RunResult) -> str:
         for step in steps:
             assert step.ruling is not None
             ruling = view.game.catalogue[step.ruling] if step.ruling in view.game.catalogue else None
-            quote = (f'<blockquote class="rk-quote">{esc(excerpt(plain(ruling.quote), QUOTE_LENGTH))}'
+            marked: set[str] = set()  # a term is marked once in a step and its ruling's words
+            said = glossed_trace(view, step.text, marked)
+            quote = (f'<blockquote class="rk-quote">{glossed(view, excerpt(plain(ruling.quote), QUOTE_LENGTH), marked)}'
                      f' <span class="rk-cite">({a(here, view.ruling_page(ruling.id), f"line {ruling.line}")})</span></blockquote>'
                      if ruling else "")
-            parts.append(f"<li><p>{trace_text(step.text)}</p>{quote}</li>")
+            parts.append(f"<li><p>{said}</p>{quote}</li>")
         parts.append("</ol>")
     parts.append("</section>")
     return "".join(parts)
