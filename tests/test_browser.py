@@ -55,7 +55,7 @@ class Watched:
 
 VIEWPORTS = {
     "desktop": {"viewport": {"width": 1366, "height": 768}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 3},
 }
 
 
@@ -700,6 +700,25 @@ def test_screenshots_of_each_page_kind(any_tab: Watched, site: Site) -> None:
             any_tab.page.wait_for_timeout(150)
             any_tab.page.screenshot(path=SCREENSHOTS / f"{any_tab.name}-{kind}-graph-{index + 1}.png")
         assert (SCREENSHOTS / f"{any_tab.name}-{kind}.png").stat().st_size > 10_000
+
+
+def test_screenshots_of_a_game_graph_drawn_and_expanded(any_tab: Watched, site: Site) -> None:
+    """Written to screenshots/ for a person to look at: the game page's graph as it first shows, then with the
+    neighbours of its most connected node and of another one added."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    open_page(any_tab, site, f"{MR}/")
+    any_tab.page.add_style_tag(content=".md-header { visibility: hidden; }")  # it would lie over the picture
+    figure = any_tab.page.locator(".rk-graph-box").nth(1)
+    figure.scroll_into_view_if_needed()
+    figure.screenshot(path=SCREENSHOTS / f"{any_tab.name}-game-graph-overview.png")
+    hubs = evaluate_graph(any_tab, 1, "(cy => cy.nodes().sort((a, b) => b.degree() - a.degree()).map(n => n.id()))")
+    for node_id in (hubs[0], hubs[-1]):
+        any_tab.page.evaluate("id => document.querySelectorAll('.rk-graph')[1].rkExpand.expand(id)", node_id)
+    assert len(shown(any_tab)["ids"]) == 40  # the first node's neighbours made room for the second's, no more
+    any_tab.page.wait_for_timeout(200)
+    readable_and_whole(any_tab)
+    figure.screenshot(path=SCREENSHOTS / f"{any_tab.name}-game-graph-expanded.png")
+    assert (SCREENSHOTS / f"{any_tab.name}-game-graph-expanded.png").stat().st_size > 10_000
 
 
 # --- Pair lookup and page structure, at both viewports ---------------------------------------------

@@ -424,6 +424,28 @@ def test_glossary_terms_are_marked_in_the_why_of_an_answer_and_never_twice_in_a_
         assert not re.search(r"<(h[1-6]|a|code)\b[^>]*>[^<]*<abbr", body)
 
 
+def test_a_game_graph_that_leaves_nodes_out_can_expand_from_the_network_beside_its_page(site: Site) -> None:
+    expandable = []
+    for game_id in registry():
+        network = json.loads((site.folder / game_id / "network.json").read_text(encoding="utf-8"))
+        ids = {node["id"] for node in network["nodes"]}
+        assert len(ids) == len(list((site.folder / game_id / "entities").iterdir())), game_id
+        assert set(network["neighbours"]) == ids
+        met = {frozenset((node, other)) for node, others in network["neighbours"].items() for other in others}
+        assert met == {frozenset((edge["source"], edge["target"])) for edge in network["edges"]}, game_id
+        for node in network["nodes"]:
+            assert (site.folder / game_id / node["links"][0]["url"] / "index.html").is_file(), node["id"]
+        page = (site.folder / game_id / "index.html").read_text(encoding="utf-8")
+        graphs = re.findall(r'<script type="application/json" class="rk-graph-data">(.*?)</script>', page, re.S)
+        drawn = json.loads(graphs[1])
+        drawn_ids = {node["data"]["id"] for node in drawn["elements"]["nodes"]}
+        assert drawn_ids <= ids and ("expand" in drawn) == (drawn_ids != ids), game_id
+        if "expand" in drawn:
+            expandable.append(game_id)
+            assert drawn["expand"] == {"network": "network.json", "most": 40} and len(drawn_ids) < 40
+    assert MR in expandable
+
+
 # --- Lists that grow with the corpus ---------------------------------------------------------------
 
 

@@ -72,6 +72,7 @@
         "source-endpoint": "outside-to-node", "target-endpoint": "outside-to-node", "text-halign": "right" } },
       { selector: "edge.rk-loop", style: { "loop-direction": "90deg", "loop-sweep": "-25deg",
         "control-point-step-size": 100, "text-margin-x": 20 } },
+      { selector: ".rk-added", style: { "border-width": 2, "border-style": "dashed", "border-color": c.text } },
       { selector: ".rk-hidden", style: { "display": "none" } },
       { selector: ".rk-faded", style: { "opacity": 0.15 } }
     ];
@@ -179,8 +180,8 @@
   }
 
   /* A game's overview the reader expands: a node's neighbours not drawn are added around it, never more than
-     ``most`` cards and concepts in all (graphs.py MOST_SHOWN); to make room, the neighbours added first go first.
-     "Show fewer" takes the last ones added away, "Reset" returns to the overview. The whole network comes from a
+     ``most`` cards and concepts in all (graphs.py MOST_SHOWN); to make room, the neighbours added first go first,
+     the least of them first. "Show fewer" returns to what was shown before the last expansion, "Reset" to the overview. The whole network comes from a
      JSON file beside the page, fetched when first needed. New nodes take the nearest free spots around the node,
      within the width the column shows at a readable size, and the picture is then fitted again. */
   function expander(box, cy, expand) {
@@ -190,7 +191,8 @@
     var extents = {};  /* each node's shape and label around its position, measured while it is drawn */
     cy.nodes().forEach(function (n) { extents[n.id()] = extent(n); });
     var first = cy.elements().boundingBox({ includeLabels: true });
-    var expansions = [];
+    var expansions = [];  /* in order: {id, most}, the node expanded and how many neighbours it may add at most */
+    var before = [];  /* the expansions before each of the reader's, for Show fewer */
     var loading = null;
     var controls = box.querySelector(".rk-graph-controls");
     var status = document.createElement("p");
@@ -198,7 +200,7 @@
     status.setAttribute("role", "status");
     var fewer = document.createElement("button");
     fewer.type = "button"; fewer.className = "rk-graph-fewer"; fewer.textContent = "Show fewer"; fewer.disabled = true;
-    fewer.addEventListener("click", function () { expansions.pop(); show(); });
+    fewer.addEventListener("click", function () { expansions = before.pop() || []; show(); });
     controls.appendChild(fewer);
     controls.appendChild(status);
 
@@ -219,13 +221,14 @@
        an expansion whose node is no longer shown goes. */
     function shownFor(net, list) {
       var shown = Object.assign({}, overview), count = Object.keys(overview).length, added = [], kept = [], got = {};
-      list.forEach(function (id) {
+      list.forEach(function (expansion) {
+        var id = expansion.id;
         if (!shown[id]) { return; }
         var hidden = net.neighbours[id].filter(function (other) { return !shown[other]; });
-        var taken = hidden.slice(0, Math.max(0, expand.most - count));
+        var taken = hidden.slice(0, Math.max(0, Math.min(expansion.most, expand.most - count)));
         taken.forEach(function (other) { shown[other] = true; added.push({ id: other, by: id }); });
         count += taken.length;
-        kept.push(id);
+        kept.push(expansion);
         got[id] = { added: taken.length, left: hidden.length - taken.length };
       });
       return { shown: shown, count: count, added: added, kept: kept, got: got };
@@ -233,16 +236,18 @@
 
     function expandNode(id) {
       return network().then(function (net) {
-        var list = expansions.filter(function (other) { return other !== id; }).concat([id]);
-        for (var at = 0; at < list.length - 1;) {  /* drop the oldest expansions that make room for this one */
+        before.push(expansions);
+        var list = expansions.filter(function (other) { return other.id !== id; }).concat([{ id: id, most: Infinity }]);
+        for (var at = 0; at < list.length - 1;) {  /* the oldest expansions give up their last neighbours to make room */
           var now = shownFor(net, list);
-          if (now.got[id].left === 0) { break; }
-          var without = list.slice(0, at).concat(list.slice(at + 1));
-          var then = shownFor(net, without);
-          if (then.got[id] && then.got[id].added > now.got[id].added) { list = without; } else { at++; }
+          if (!now.got[id] || now.got[id].left === 0) { break; }
+          var giving = now.got[list[at].id] ? now.got[list[at].id].added : 0;
+          var trimmed = list.slice(0, at).concat(giving > 1 ? [{ id: list[at].id, most: giving - 1 }] : [], list.slice(at + 1));
+          var then = shownFor(net, trimmed);
+          if (then.got[id] && then.got[id].added > now.got[id].added) { list = trimmed; } else { at++; }
         }
         expansions = shownFor(net, list).kept;
-        show();
+        return show();
       });
     }
 
@@ -256,7 +261,7 @@
         now.added.forEach(function (item) {
           if (cy.getElementById(item.id).nonempty()) { return; }
           var anchor = cy.getElementById(item.by).position();
-          var node = cy.add({ group: "nodes", data: net.byId[item.id], position: { x: anchor.x, y: anchor.y } });
+          var node = cy.add({ group: "nodes", data: net.byId[item.id], classes: "rk-added", position: { x: anchor.x, y: anchor.y } });
           node.panify();
           extents[item.id] = extents[item.id] || extent(node);
           node.position(freeSpot(cy, extents, item.id, anchor, left, right));
@@ -273,10 +278,10 @@
         if (find) { find.value = ""; }
         cy.elements().removeClass("rk-faded");
         holder.rkStart = startView(cy, holder);
-        fewer.disabled = expansions.length === 0;
-        var last = expansions[expansions.length - 1];
+        fewer.disabled = before.length === 0;
+        var last = expansions.length ? expansions[expansions.length - 1].id : null;
         status.textContent = now.count + " of " + net.nodes.length + " cards and concepts shown" + (last
-          ? "; the neighbours of " + net.byId[last].name + " added" + (now.got[last].left ? ", " + now.got[last].left
+          ? "; the neighbours of " + net.byId[last].name + " added, outlined" + (now.got[last].left ? ", " + now.got[last].left
             + " more on its page" : "") : "") + ".";
         holder.setAttribute("data-rk-shown", String(now.count));
       });
@@ -299,7 +304,7 @@
       });
     }
 
-    function reset() { expansions = []; return show(); }
+    function reset() { expansions = []; before = []; return show(); }
 
     return { offer: offer, expand: expandNode, reset: reset };
   }

@@ -17,7 +17,7 @@ from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.commands.summary import Shown
 
-DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
+DISPUTES_SHOWN = 10  # open, ruled disputes or proposed ambiguities of a game written out on its disputes page
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
 
 
@@ -57,7 +57,9 @@ def game_disputes_page(view: GameView) -> WrittenPage:
                                            ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if ruled else "<p>None yet.</p>")
     proposing = [r for r in disputed if r.proposed is not None]
     body.append(f'<h2 id="{esc(view.id)}-proposed">Proposed ambiguities</h2>')
-    body.append("".join(_proposed(view, here, r) for r in proposing) if proposing else "<p>None.</p>")
+    body.append(capped(view, here, Listing("proposed-ambiguities", "Proposed ambiguities", here, proposing,
+                                           functools.partial(_proposed, view), ends=("", ""), separator="\n",
+                                           per_page=CAPPED, shown=DISPUTES_SHOWN)) if proposing else "<p>None.</p>")
     body.append(f'<h2 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h2>')
     for ruling in view.game.catalogue.with_status("ambiguous"):
         body.append(f"<h3>{a(here, view.ruling_page(ruling.id), ruling.id)}</h3>")
