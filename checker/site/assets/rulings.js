@@ -181,9 +181,10 @@
 
   /* A game's overview the reader expands: a node's neighbours not drawn are added around it, never more than
      ``most`` cards and concepts in all (graphs.py MOST_SHOWN); to make room, the neighbours added first go first,
-     the least of them first. "Show fewer" returns to what was shown before the last expansion, "Reset" to the overview. The whole network comes from a
-     JSON file beside the page, fetched when first needed. New nodes take the nearest free spots around the node,
-     within the width the column shows at a readable size, and the picture is then fitted again. */
+     the least of them first. "Show fewer" returns to what was shown before the last expansion, "Reset" to the
+     overview. The whole network comes from a JSON file beside the page, fetched when first needed. New nodes
+     take the nearest free spots around the node, within the width the column shows at a readable size, and the
+     picture is then fitted again. */
   function expander(box, cy, expand) {
     var holder = box.querySelector(".rk-graph");
     var overview = {};
@@ -242,7 +243,8 @@
           var now = shownFor(net, list);
           if (!now.got[id] || now.got[id].left === 0) { break; }
           var giving = now.got[list[at].id] ? now.got[list[at].id].added : 0;
-          var trimmed = list.slice(0, at).concat(giving > 1 ? [{ id: list[at].id, most: giving - 1 }] : [], list.slice(at + 1));
+          var trimmed = list.slice(0, at)
+            .concat(giving > 1 ? [{ id: list[at].id, most: giving - 1 }] : [], list.slice(at + 1));
           var then = shownFor(net, trimmed);
           if (then.got[id] && then.got[id].added > now.got[id].added) { list = trimmed; } else { at++; }
         }
@@ -261,7 +263,8 @@
         now.added.forEach(function (item) {
           if (cy.getElementById(item.id).nonempty()) { return; }
           var anchor = cy.getElementById(item.by).position();
-          var node = cy.add({ group: "nodes", data: net.byId[item.id], classes: "rk-added", position: { x: anchor.x, y: anchor.y } });
+          var node = cy.add({ group: "nodes", data: net.byId[item.id], classes: "rk-added",
+            position: { x: anchor.x, y: anchor.y } });
           node.panify();
           extents[item.id] = extents[item.id] || extent(node);
           node.position(freeSpot(cy, extents, item.id, anchor, left, right));
@@ -269,7 +272,9 @@
         var edges = [];
         cy.nodes().forEach(function (n) {
           net.edgesOf[n.id()].forEach(function (e) {
-            if (now.shown[e.source] && now.shown[e.target] && cy.getElementById(e.id).empty()) { edges.push({ group: "edges", data: e }); }
+            if (now.shown[e.source] && now.shown[e.target] && cy.getElementById(e.id).empty()) {
+              edges.push({ group: "edges", data: e });
+            }
           });
         });
         cy.add(edges);
@@ -280,22 +285,23 @@
         holder.rkStart = startView(cy, holder);
         fewer.disabled = before.length === 0;
         var last = expansions.length ? expansions[expansions.length - 1].id : null;
-        status.textContent = now.count + " of " + net.nodes.length + " cards and concepts shown" + (last
-          ? "; the neighbours of " + net.byId[last].name + " added, outlined" + (now.got[last].left ? ", " + now.got[last].left
-            + " more on its page" : "") : "") + ".";
+        var more = last && now.got[last].left ? ", " + now.got[last].left + " more on its page" : "";
+        status.textContent = now.count + " of " + net.nodes.length + " cards and concepts shown"
+          + (last ? "; the neighbours of " + net.byId[last].name + " added, outlined" + more : "") + ".";
         holder.setAttribute("data-rk-shown", String(now.count));
       });
     }
 
     /* The menu's action for a node: show its neighbours not drawn, when it has any. */
-    function offer(menu, node, before) {
+    function offer(menu, node, closeButton) {
       var button = document.createElement("button");
       button.type = "button"; button.setAttribute("role", "menuitem"); button.textContent = "Show its neighbours…";
       button.disabled = true;
-      menu.insertBefore(button, before);
+      menu.insertBefore(button, closeButton);
       network().then(function (net) {
         var hidden = (net.neighbours[node.id()] || []).filter(function (id) { return cy.getElementById(id).empty(); });
-        button.textContent = hidden.length ? "Show its neighbours (" + hidden.length + " not drawn)" : "Its neighbours are all drawn";
+        button.textContent = hidden.length ? "Show its neighbours (" + hidden.length + " not drawn)"
+          : "Its neighbours are all drawn";
         button.disabled = hidden.length === 0;
       });
       button.addEventListener("click", function () {
@@ -428,7 +434,9 @@
         if (event.key !== "Enter") { return; }
         event.preventDefault();
         var wanted = find.value.trim().toLowerCase();
-        var match = cy.nodes(":visible").filter(function (n) { return wanted && String(n.data("name")).toLowerCase().indexOf(wanted) >= 0; });
+        var match = cy.nodes(":visible").filter(function (n) {
+          return wanted && String(n.data("name")).toLowerCase().indexOf(wanted) >= 0;
+        });
         if (match.length) { follow(box, match[0]); }
       });
     }

@@ -17,7 +17,9 @@ from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.commands.summary import Shown
 
-DISPUTES_SHOWN = 10  # open, ruled disputes or proposed ambiguities of a game written out on its disputes page
+#: Open, ruled disputes, proposed ambiguities of a game written out on its disputes page, and scenarios named as
+#: depending on each ambiguous ruling besides those compared in full.
+DISPUTES_SHOWN = 10
 SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
 
 
@@ -73,7 +75,8 @@ def game_disputes_page(view: GameView) -> WrittenPage:
             body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
             body.append(_side_by_side(view, scenario_id, ruling))
         if len(depending) > SIDE_BY_SIDE_SHOWN:
-            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"))
+            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"),
+                           shown=DISPUTES_SHOWN)
             body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=depending_listing(view, ruling)))
         if not depending:
             body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
