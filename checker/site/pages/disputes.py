@@ -20,7 +20,7 @@ from checker.commands.summary import Shown
 #: Open, ruled disputes, proposed ambiguities of a game written out on its disputes page, and scenarios named as
 #: depending on each ambiguous ruling besides those compared in full.
 DISPUTES_SHOWN = 10
-SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
+SIDE_BY_SIDE_SHOWN = 2  # scenarios compared in full per ambiguous ruling on the disputes page
 
 
 INTRODUCTION = ("<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
