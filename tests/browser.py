@@ -44,7 +44,7 @@ class Watched:
 
 VIEWPORTS = {
     "desktop": {"viewport": {"width": 1366, "height": 768}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 3},
 }
 
 

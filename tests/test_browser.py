@@ -6,6 +6,7 @@ than this machine's loopback is aborted and fails the test.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -71,12 +72,14 @@ def test_home_page(tab: Watched, site: Site) -> None:
     assert tab.page.url.endswith(f"/{MR}/")
 
 
-def test_game_page_graphs_render_and_a_click_opens_the_node_page(tab: Watched, site: Site) -> None:
+def test_game_page_graphs_render_and_a_click_offers_the_node_page(tab: Watched, site: Site) -> None:
     open_page(tab, site, f"{MR}/")
     procedure_nodes = tab.page.evaluate("document.querySelectorAll('.rk-graph')[0].rkGraph.nodes('[kind = \"step\"]').length")
     assert procedure_nodes == 14
     assert graph_nodes(tab, 1) > 20
-    click_node(tab, "Shotgun", 1)
+    node_menu(tab, 1, "card:Shotgun")
+    with tab.page.expect_navigation():
+        tab.page.locator(".rk-graph-menu a", has_text="Open its page").click()
     assert tab.page.url.endswith(f"/{MR}/entities/card-shotgun/")
     assert tab.page.locator("h1").inner_text() == "Shotgun (card)"
 
@@ -292,6 +295,25 @@ def test_a_glossary_term_in_a_quote_shows_its_definition_on_hover_or_tap(any_tab
     assert page.locator(".rk-quote", has_text="Petrified :").first.is_visible()
 
 
+def test_a_glossary_term_in_the_why_of_an_answer_shows_its_definition(any_tab: Watched, site: Site) -> None:
+    page = any_tab.page
+    explained = next(p for p in sorted((site.folder / "zatch-bell" / "scenarios").glob("*/index.html"))
+                     if '<ol class="rk-why">' in (text := p.read_text(encoding="utf-8")) and "<abbr" in text.split('<ol class="rk-why">')[1])
+    open_page(any_tab, site, explained.parent.relative_to(site.folder).as_posix() + "/")
+    term = page.locator(".rk-why abbr").first
+    definition = term.get_attribute("title")
+    assert definition
+    term.scroll_into_view_if_needed()
+    if any_tab.name == "phone":
+        term.tap()
+    else:
+        term.hover()
+    page.locator(".md-tooltip2, .md-tooltip", has_text=definition).first.wait_for(state="visible", timeout=5_000)
+    underlined = page.evaluate("[...document.querySelectorAll('.rk-why li')].map(li => [...li.querySelectorAll('abbr')]"
+                               ".map(a => a.textContent))")
+    assert all(len(terms) == len(set(terms)) for terms in underlined)
+
+
 def test_coverage_and_disputes_pages(tab: Watched, site: Site) -> None:
     open_page(tab, site, "coverage/")
     text = tab.page.locator(".rk-page").inner_text()
@@ -366,6 +388,120 @@ def test_game_pages_draw_no_node_alone_and_list_the_ones_left_out(tab: Watched, 
         if "meet only those or nothing yet:" in caption:
             left_out = caption.split("meet only those or nothing yet:")[1].strip(" .").split(", ")
             assert left_out and not drawn & set(left_out), game_id
+
+
+# --- A game's graph the reader expands ---------------------------------------------------------------------
+
+#: The nodes a game page's graph shows, its cap, and the expansion's state (JavaScript, given a graph's holder).
+SHOWN = """(holder => ({ids: holder.rkGraph.nodes().map(n => n.id()).sort(), visible: holder.rkGraph.nodes(':visible').length,
+  most: JSON.parse(holder.querySelector('.rk-graph-data').textContent).expand.most}))"""
+
+
+def node_menu(tab: Watched, index: int, node_id: str) -> None:
+    """Tap (phone) or click (desktop) a node of a graph and wait for its menu; a phone's graph is explored first."""
+    if tab.name == "phone" and tab.page.locator(".rk-graph-cover").nth(index).get_attribute("aria-pressed") == "false":
+        tab.page.locator(".rk-graph-cover").nth(index).click()
+    position = node_on_screen(tab, index, node_id)
+    if tab.name == "phone":
+        tab.page.touchscreen.tap(position["x"], position["y"])
+    else:
+        tab.page.mouse.click(position["x"], position["y"])
+    tab.page.locator(".rk-graph-menu").wait_for(timeout=5_000)
+
+
+def shown(tab: Watched, index: int = 1) -> dict:
+    return tab.page.evaluate(f"{SHOWN}(document.querySelectorAll('.rk-graph')[{index}])")
+
+
+def shown_once_changed(tab: Watched, before: int, index: int = 1) -> dict:
+    tab.page.wait_for_function("([i, n]) => document.querySelectorAll('.rk-graph')[i].rkGraph.nodes().length !== n",
+                               arg=[index, before], timeout=5_000)
+    tab.page.wait_for_timeout(100)  # the picture is fitted again in the same task; its styles on the next frame
+    return shown(tab, index)
+
+
+def readable_and_whole(tab: Watched, index: int = 1) -> None:
+    """Every label of the graph reads at 11 px or more, and no node or label leaves its box."""
+    for label in evaluate_graph(tab, index, LABELS):
+        assert label["px"] >= 11 and label["rendered"] >= 11, (tab.name, label)
+    assert tab.page.evaluate(f"{OFF_CANVAS}(document.querySelectorAll('.rk-graph')[{index}])") == []
+
+
+def neighbours(tab: Watched, node_id: str, index: int = 1) -> list[str]:
+    return evaluate_graph(tab, index, f"(cy => cy.getElementById({node_id!r}).neighborhood('node').map(n => n.id()))")
+
+
+def test_a_tapped_node_shows_its_neighbours_and_show_fewer_takes_them_away(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, f"{MR}/")
+    overview = shown(any_tab)
+    assert len(overview["ids"]) == 30 and overview["most"] == 40
+    node_menu(any_tab, 1, "monster:Golem")
+    button = any_tab.page.locator(".rk-graph-menu button", has_text="Show its neighbours (")
+    button.wait_for(timeout=5_000)  # once the network has come
+    hidden = int(re.search(r"\((\d+) not drawn\)", button.inner_text())[1])
+    button.click()
+    expanded = shown_once_changed(any_tab, 30)
+    added = set(expanded["ids"]) - set(overview["ids"])
+    assert set(overview["ids"]) < set(expanded["ids"]) and len(expanded["ids"]) == min(30 + hidden, 40)
+    assert added <= set(neighbours(any_tab, "monster:Golem"))
+    readable_and_whole(any_tab)
+    assert evaluate_graph(any_tab, 1, ISOLATED) == []
+    assert "the neighbours of Golem added" in any_tab.page.locator(".rk-graph-status").inner_text()
+    any_tab.page.locator(".rk-graph-fewer").click()
+    assert shown_once_changed(any_tab, len(expanded["ids"]))["ids"] == overview["ids"]
+    assert any_tab.page.locator(".rk-graph-fewer").is_disabled()
+    readable_and_whole(any_tab)
+
+
+def test_the_keyboard_expands_a_node_and_reset_returns_to_the_overview(any_tab: Watched, site: Site) -> None:
+    page = any_tab.page
+    open_page(any_tab, site, f"{MR}/")
+    overview = shown(any_tab)
+    page.locator(".rk-graph-find").focus()
+    page.keyboard.type("Golem")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.textContent") == "Open its page"  # Enter again opens its page
+    page.locator(".rk-graph-menu button:enabled", has_text="Show its neighbours").wait_for(timeout=5_000)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent").startswith("Show its neighbours")
+    page.keyboard.press("Enter")
+    expanded = shown_once_changed(any_tab, len(overview["ids"]))
+    assert len(expanded["ids"]) > len(overview["ids"])
+    assert page.evaluate("document.activeElement.textContent") == "Show fewer"
+    page.locator(".rk-graph-fit").focus()
+    page.keyboard.press("Enter")
+    assert shown_once_changed(any_tab, len(expanded["ids"]))["ids"] == overview["ids"]
+    readable_and_whole(any_tab)
+
+
+def test_an_expanded_graph_keeps_its_cap_stays_whole_and_filters_cannot_empty_it(any_tab: Watched, site: Site) -> None:
+    expanded_games = 0
+    for game_id in game_ids():
+        open_page(any_tab, site, f"{game_id}/")
+        if not any_tab.page.evaluate("!!document.querySelectorAll('.rk-graph')[1].rkExpand"):
+            continue
+        expanded_games += 1
+        most = shown(any_tab)["most"]
+        hubs = evaluate_graph(any_tab, 1, "(cy => cy.nodes().sort((a, b) => b.degree() - a.degree()).map(n => n.id()))")
+        for node_id in hubs[:6]:
+            before = shown(any_tab)["ids"]
+            any_tab.page.evaluate("id => document.querySelectorAll('.rk-graph')[1].rkExpand.expand(id)", node_id)
+            now = shown(any_tab)
+            assert node_id in now["ids"] and len(now["ids"]) <= most, (game_id, node_id, len(now["ids"]))
+            assert set(now["ids"]) - set(before) <= set(neighbours(any_tab, node_id)), (game_id, node_id)
+            any_tab.page.wait_for_timeout(50)
+            readable_and_whole(any_tab)
+            assert len({tuple(round(v) for v in p.values()) for p in evaluate_graph(
+                any_tab, 1, "(cy => cy.nodes().map(n => n.position()))")}) == len(now["ids"]), "two nodes on one spot"
+        ticks = any_tab.page.locator(".rk-graph-kinds input[type=checkbox]")
+        for number in range(ticks.count()):
+            tick = ticks.nth(number)
+            if tick.is_enabled():
+                tick.uncheck()
+            assert shown(any_tab)["visible"] > 0, game_id
+            assert evaluate_graph(any_tab, 1, ISOLATED) == [], game_id
+        assert ticks.count() == 0 or any(ticks.nth(n).is_checked() for n in range(ticks.count()))
+    assert expanded_games >= 1
 
 
 def test_a_swipe_or_the_wheel_over_a_graph_scrolls_the_page(any_tab: Watched, site: Site) -> None:
@@ -490,6 +626,25 @@ def test_screenshots_of_each_page_kind(any_tab: Watched, site: Site) -> None:
             any_tab.page.wait_for_timeout(150)
             any_tab.page.screenshot(path=SCREENSHOTS / f"{any_tab.name}-{kind}-graph-{index + 1}.png")
         assert (SCREENSHOTS / f"{any_tab.name}-{kind}.png").stat().st_size > 10_000
+
+
+def test_screenshots_of_a_game_graph_drawn_and_expanded(any_tab: Watched, site: Site) -> None:
+    """Written to screenshots/ for a person to look at: the game page's graph as it first shows, then with the
+    neighbours of its most connected node and of another one added."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    open_page(any_tab, site, f"{MR}/")
+    any_tab.page.add_style_tag(content=".md-header { visibility: hidden; }")  # it would lie over the picture
+    figure = any_tab.page.locator(".rk-graph-box").nth(1)
+    figure.scroll_into_view_if_needed()
+    figure.screenshot(path=SCREENSHOTS / f"{any_tab.name}-game-graph-overview.png")
+    hubs = evaluate_graph(any_tab, 1, "(cy => cy.nodes().sort((a, b) => b.degree() - a.degree()).map(n => n.id()))")
+    for node_id in (hubs[0], hubs[-1]):
+        any_tab.page.evaluate("id => document.querySelectorAll('.rk-graph')[1].rkExpand.expand(id)", node_id)
+    assert len(shown(any_tab)["ids"]) == 40  # the first node's neighbours made room for the second's, no more
+    any_tab.page.wait_for_timeout(200)
+    readable_and_whole(any_tab)
+    figure.screenshot(path=SCREENSHOTS / f"{any_tab.name}-game-graph-expanded.png")
+    assert (SCREENSHOTS / f"{any_tab.name}-game-graph-expanded.png").stat().st_size > 10_000
 
 
 # --- Pair lookup and page structure, at both viewports ---------------------------------------------

@@ -380,6 +380,9 @@ def test_counts_are_of_testable_rulings_and_the_rest_is_listed_apart(site: Site)
     first = game.catalogue.rulings[0]
     assert first.status == "not-testable" and listing.index(f'href="{first.id}/"') > apart  # the title page comes last
     assert all(listing.index(f'href="{r.id}/"') > apart for r in untestable)
+    coverage = page_body(site.folder / "coverage" / "index.html")  # the heaviest page: its table leaves them out too
+    assert f"{testable} testable rulings" in coverage and f'href="../{ZB}/rulings/#not-testable"' in coverage
+    assert not [r.id for r in untestable if f"/rulings/{r.id}/" in coverage]
 
 
 def test_the_rulings_page_lists_every_ruling_under_the_sections_the_game_page_links(site: Site) -> None:
@@ -391,6 +394,56 @@ def test_the_rulings_page_lists_every_ruling_under_the_sections_the_game_page_li
         assert anchors and len(anchors) == len(set(anchors)), game_id
         for anchor in anchors:
             assert f'<h2 id="{anchor}">' in listing, (game_id, anchor)
+
+
+def test_a_glossary_term_is_marked_where_the_text_uses_it_as_the_term_once_a_block() -> None:
+    import networkx as nx
+
+    from checker.site.model import GameView
+    from checker.site.pages.glossary import glossary, glossed, glossed_trace
+
+    view = GameView(registry()[ZB], [], nx.Graph())
+    assert {"Attack", "Player", "Battle"} <= set(glossary(view))  # spelt as the source's glossary spells them
+    marked = re.findall(r"<abbr [^>]*>([^<]+)</abbr>",
+                        glossed(view, "Player 1: the player and the attack. An Attack, then an Attack. The Player wins."))
+    assert marked == ["Attack", "Player"]  # not in another case, not where any word starts a sentence, once a block
+    block: set[str] = set()
+    trace = glossed_trace(view, "An Attack on `the Battle` of the Player", block)
+    assert "<code>the Battle</code>" in trace and re.findall(r">(\w+)</abbr>", trace) == ["Attack", "Player"]
+    assert "<abbr" not in glossed(view, "Another Attack by the Player.", block)  # marked already in this block
+
+
+def test_glossary_terms_are_marked_in_the_why_of_an_answer_and_never_twice_in_a_quote(site: Site) -> None:
+    why = [page_body(p) for p in sorted((site.folder / ZB / "scenarios").glob("*/index.html"))]
+    steps = [step for body in why for step in re.findall(r'<ol class="rk-why">(.*?)</ol>', body, re.S)]
+    assert steps and sum("<abbr" in step for step in steps) > len(steps) / 2
+    for body in why[:60] + [page_body(p) for p in sorted((site.folder / ZB / "rulings").glob("*/index.html"))[:200]]:
+        for quote in re.findall(r'<blockquote class="rk-quote">(.*?)</blockquote>', body, re.S):
+            terms = re.findall(r"<abbr [^>]*>([^<]+)</abbr>", quote)
+            assert len(terms) == len(set(terms)), quote
+        assert not re.search(r"<(h[1-6]|a|code)\b[^>]*>[^<]*<abbr", body)
+
+
+def test_a_game_graph_that_leaves_nodes_out_can_expand_from_the_network_beside_its_page(site: Site) -> None:
+    expandable = []
+    for game_id in registry():
+        network = json.loads((site.folder / game_id / "network.json").read_text(encoding="utf-8"))
+        ids = {node["id"] for node in network["nodes"]}
+        assert len(ids) == len(list((site.folder / game_id / "entities").iterdir())), game_id
+        assert set(network["neighbours"]) == ids
+        met = {frozenset((node, other)) for node, others in network["neighbours"].items() for other in others}
+        assert met == {frozenset((edge["source"], edge["target"])) for edge in network["edges"]}, game_id
+        for node in network["nodes"]:
+            assert (site.folder / game_id / node["links"][0]["url"] / "index.html").is_file(), node["id"]
+        page = (site.folder / game_id / "index.html").read_text(encoding="utf-8")
+        graphs = re.findall(r'<script type="application/json" class="rk-graph-data">(.*?)</script>', page, re.S)
+        drawn = json.loads(graphs[1])
+        drawn_ids = {node["data"]["id"] for node in drawn["elements"]["nodes"]}
+        assert drawn_ids <= ids and ("expand" in drawn) == (drawn_ids != ids), game_id
+        if "expand" in drawn:
+            expandable.append(game_id)
+            assert drawn["expand"] == {"network": "network.json", "most": 40} and len(drawn_ids) < 40
+    assert MR in expandable
 
 
 # --- Lists that grow with the corpus ---------------------------------------------------------------
@@ -448,6 +501,22 @@ def test_a_full_list_longer_than_a_page_is_split_into_pages_linked_to_one_anothe
     assert not any(page.searched for page in pages.values())  # type: ignore[union-attr]
     view.memo.clear()
     assert capped(view, view.home(), replace(listing, items=view.results[:40])).count("<li>") == 40 and not list_pages(view)
+
+
+def test_a_full_list_of_heavy_items_is_split_into_pages_light_enough() -> None:
+    from checker.site.pages.lists import LIST_PAGE_BYTES, Listing, capped, list_pages
+    from checker.site.played import PlayedCache, build_model
+    from tests.conftest import SCENARIOS
+
+    view = build_model(SCENARIOS / MR, PlayedCache(jobs=1)).games[MR]
+    heavy = "x" * (LIST_PAGE_BYTES // 7)  # seven such items are over a page's share, six are not
+
+    listing = Listing("heavy", "Heavy", view.home(), view.results, lambda at, r: f"<li>{r.id} {heavy}</li>")
+    capped(view, view.home(), listing)
+    html = [page.unpacked().html for page in list_pages(view).values()]  # type: ignore[union-attr]
+    per_page = [len(re.findall(r"<li>", body)) for body in html]
+    assert per_page[:-1] and set(per_page[:-1]) == {6} and sum(per_page) == len(view.results)
+    assert [item for body in html for item in re.findall(r"<li>(\S+) x", body)] == [r.id for r in view.results]
 
 
 def test_a_site_played_on_two_processes_is_the_site_played_on_one() -> None:

@@ -63,6 +63,12 @@ def overview(graph: nx.Graph, hub_kinds: Iterable[str]) -> tuple[nx.Graph, list[
     return drawn, sorted(n for n in graph if n not in drawn)
 
 
+#: However far the reader expands a game page's graph, it never shows more cards and concepts than this: the
+#: overview's :data:`MOST_DRAWN` and ten more, which a phone still shows with readable labels in a picture about two
+#: screens tall. To add others, the reader shows fewer first, or the graph drops the oldest neighbours it added.
+MOST_SHOWN = 40
+
+
 def ranked_neighbours(graph: nx.Graph, entity: Entity) -> list[Entity]:
     """The entity's neighbours, those it shares most scenarios with first."""
     def rank(other: Entity) -> tuple[int, int, Entity]:
@@ -83,6 +89,24 @@ def network_data(graph: nx.Graph, url: Callable[[Entity], str], styles: Mapping[
         "graph": "network",
         "elements": {"nodes": [_entity_node(graph, n, url, styles, names) for n in nodes], "edges": _entity_edges(graph)},
         "drawings": [d.as_data() for d in drawings],
+    }
+
+
+def expandable(data: dict[str, Any], network: str) -> dict[str, Any]:
+    """An overview's ``data`` that the reader may expand from the whole ``network`` (a JSON file's relative URL, of
+    :func:`network_file`'s data), up to :data:`MOST_SHOWN` nodes."""
+    return {**data, "expand": {"network": network, "most": MOST_SHOWN}}
+
+
+def network_file(graph: nx.Graph, url: Callable[[Entity], str], styles: Mapping[str, KindStyle],
+                 names: Mapping[Entity, str]) -> dict[str, Any]:
+    """Every node and edge of a game's ``graph``, and each node's neighbours, those it shares most scenarios with
+    first: what the game page's graph adds when the reader expands a node."""
+    nodes = sorted(graph)
+    return {
+        "nodes": [_entity_node(graph, n, url, styles, names)["data"] for n in nodes],
+        "neighbours": {_node_id(n): [_node_id(m) for m in ranked_neighbours(graph, n)] for n in nodes},
+        "edges": [edge["data"] for edge in _entity_edges(graph)],
     }
 
 

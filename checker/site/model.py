@@ -112,6 +112,10 @@ class GameView:
         """The pair picker's data, fetched by the game page when a reader first uses the picker."""
         return f"{self.id}/pairs.json"
 
+    def network_data(self) -> str:
+        """Every node and edge of the interaction graph, fetched by the game page when a reader expands its graph."""
+        return f"{self.id}/network.json"
+
     def ruling_page(self, ruling_id: str) -> str:
         return page(self.id, "rulings", ruling_id)
 

@@ -72,6 +72,7 @@
         "source-endpoint": "outside-to-node", "target-endpoint": "outside-to-node", "text-halign": "right" } },
       { selector: "edge.rk-loop", style: { "loop-direction": "90deg", "loop-sweep": "-25deg",
         "control-point-step-size": 100, "text-margin-x": 20 } },
+      { selector: ".rk-added", style: { "border-width": 2, "border-style": "dashed", "border-color": c.text } },
       { selector: ".rk-hidden", style: { "display": "none" } },
       { selector: ".rk-faded", style: { "opacity": 0.15 } }
     ];
@@ -109,6 +110,7 @@
     routeReturns(cy);
     holder.rkGraph = cy;
     holder.rkStart = startView(cy, holder);
+    if (data.expand) { holder.rkExpand = expander(box, cy, data.expand); }
     cy.on("tap", "node", function (event) { follow(box, event.target); });
     hovering(box, cy);
     controls(box, cy);
@@ -140,32 +142,211 @@
     return view;
   }
 
-  /* A node's one link opens; several (a step's rulings) are offered in a menu. */
+  /* A node's one link opens; several (a step's rulings) are offered in a menu, and so is a node of a graph the
+     reader can expand: its page, or its neighbours not drawn. */
   function follow(box, node) {
     var links = node.data("links") || [];
-    if (links.length === 1) { window.location.href = links[0].url; return; }
+    var expand = box.querySelector(".rk-graph").rkExpand;
+    if (links.length === 1 && !expand) { window.location.href = links[0].url; return; }
     if (links.length === 0) { return; }
     var menu = box.querySelector(".rk-graph-menu") || document.createElement("div");
     menu.className = "rk-graph-menu";
     menu.setAttribute("role", "menu");
     menu.textContent = "";
     var title = document.createElement("p");
-    title.textContent = node.data("name") + ":";
+    title.textContent = expand ? describeNode(node) : node.data("name") + ":";
     menu.appendChild(title);
     links.forEach(function (link) {
       var a = document.createElement("a");
-      a.href = link.url; a.textContent = link.text; a.setAttribute("role", "menuitem");
+      a.href = link.url; a.textContent = expand ? "Open its page" : link.text; a.setAttribute("role", "menuitem");
       menu.appendChild(a);
     });
     var close = document.createElement("button");
     close.type = "button"; close.textContent = "Close";
-    close.addEventListener("click", function () { menu.remove(); });
+    var closeMenu = function () {
+      menu.remove();
+      var find = box.querySelector(".rk-graph-find");
+      if (find) { find.focus(); }
+    };
+    close.addEventListener("click", closeMenu);
+    menu.addEventListener("keydown", function (event) { if (event.key === "Escape") { closeMenu(); } });
     menu.appendChild(close);
+    if (expand) { expand.offer(menu, node, close); }
     var p = node.renderedPosition();
     menu.style.left = Math.max(0, Math.min(p.x, box.querySelector(".rk-graph").clientWidth - 220)) + "px";
     menu.style.top = (p.y + 10) + "px";
     box.querySelector(".rk-graph-frame").appendChild(menu);
     menu.querySelector("a").focus();
+  }
+
+  /* A game's overview the reader expands: a node's neighbours not drawn are added around it, never more than
+     ``most`` cards and concepts in all (graphs.py MOST_SHOWN); to make room, the neighbours added first go first,
+     the least of them first. "Show fewer" returns to what was shown before the last expansion, "Reset" to the
+     overview. The whole network comes from a JSON file beside the page, fetched when first needed. New nodes
+     take the nearest free spots around the node, within the width the column shows at a readable size, and the
+     picture is then fitted again. */
+  function expander(box, cy, expand) {
+    var holder = box.querySelector(".rk-graph");
+    var overview = {};
+    cy.nodes().forEach(function (n) { overview[n.id()] = true; });
+    var extents = {};  /* each node's shape and label around its position, measured while it is drawn */
+    cy.nodes().forEach(function (n) { extents[n.id()] = extent(n); });
+    var first = cy.elements().boundingBox({ includeLabels: true });
+    var expansions = [];  /* in order: {id, most}, the node expanded and how many neighbours it may add at most */
+    var before = [];  /* the expansions before each of the reader's, for Show fewer */
+    var loading = null;
+    var controls = box.querySelector(".rk-graph-controls");
+    var status = document.createElement("p");
+    status.className = "rk-graph-status";
+    status.setAttribute("role", "status");
+    var fewer = document.createElement("button");
+    fewer.type = "button"; fewer.className = "rk-graph-fewer"; fewer.textContent = "Show fewer"; fewer.disabled = true;
+    fewer.addEventListener("click", function () { expansions = before.pop() || []; show(); });
+    controls.appendChild(fewer);
+    controls.appendChild(status);
+
+    function network() {
+      if (!loading) {
+        loading = fetch(new URL(expand.network, window.location.href).href).then(function (r) { return r.json(); })
+          .then(function (net) {
+            net.byId = {}; net.edgesOf = {};
+            net.nodes.forEach(function (n) { net.byId[n.id] = n; net.edgesOf[n.id] = []; });
+            net.edges.forEach(function (e) { net.edgesOf[e.source].push(e); net.edgesOf[e.target].push(e); });
+            return net;
+          });
+      }
+      return loading;
+    }
+
+    /* What the expansions show, in order: each adds its node's neighbours not shown yet, while there is room;
+       an expansion whose node is no longer shown goes. */
+    function shownFor(net, list) {
+      var shown = Object.assign({}, overview), count = Object.keys(overview).length, added = [], kept = [], got = {};
+      list.forEach(function (expansion) {
+        var id = expansion.id;
+        if (!shown[id]) { return; }
+        var hidden = net.neighbours[id].filter(function (other) { return !shown[other]; });
+        var taken = hidden.slice(0, Math.max(0, Math.min(expansion.most, expand.most - count)));
+        taken.forEach(function (other) { shown[other] = true; added.push({ id: other, by: id }); });
+        count += taken.length;
+        kept.push(expansion);
+        got[id] = { added: taken.length, left: hidden.length - taken.length };
+      });
+      return { shown: shown, count: count, added: added, kept: kept, got: got };
+    }
+
+    function expandNode(id) {
+      return network().then(function (net) {
+        before.push(expansions);
+        var list = expansions.filter(function (other) { return other.id !== id; }).concat([{ id: id, most: Infinity }]);
+        for (var at = 0; at < list.length - 1;) {  /* the oldest expansions give up their last neighbours to make room */
+          var now = shownFor(net, list);
+          if (!now.got[id] || now.got[id].left === 0) { break; }
+          var giving = now.got[list[at].id] ? now.got[list[at].id].added : 0;
+          var trimmed = list.slice(0, at)
+            .concat(giving > 1 ? [{ id: list[at].id, most: giving - 1 }] : [], list.slice(at + 1));
+          var then = shownFor(net, trimmed);
+          if (then.got[id] && then.got[id].added > now.got[id].added) { list = trimmed; } else { at++; }
+        }
+        expansions = shownFor(net, list).kept;
+        return show();
+      });
+    }
+
+    function show() {
+      return network().then(function (net) {
+        var now = shownFor(net, expansions);
+        expansions = now.kept;
+        cy.nodes().filter(function (n) { return !now.shown[n.id()]; }).remove();
+        var left = first.x1 - Math.max(0, (holder.clientWidth - 2 * PADDING) / READABLE - first.w) / 2;
+        var right = first.x2 + (first.x1 - left);
+        now.added.forEach(function (item) {
+          if (cy.getElementById(item.id).nonempty()) { return; }
+          var anchor = cy.getElementById(item.by).position();
+          var node = cy.add({ group: "nodes", data: net.byId[item.id], classes: "rk-added",
+            position: { x: anchor.x, y: anchor.y } });
+          node.panify();
+          extents[item.id] = extents[item.id] || extent(node);
+          node.position(freeSpot(cy, extents, item.id, anchor, left, right));
+        });
+        var edges = [];
+        cy.nodes().forEach(function (n) {
+          net.edgesOf[n.id()].forEach(function (e) {
+            if (now.shown[e.source] && now.shown[e.target] && cy.getElementById(e.id).empty()) {
+              edges.push({ group: "edges", data: e });
+            }
+          });
+        });
+        cy.add(edges);
+        holder.rkApply();
+        var find = box.querySelector(".rk-graph-find");
+        if (find) { find.value = ""; }
+        cy.elements().removeClass("rk-faded");
+        holder.rkStart = startView(cy, holder);
+        fewer.disabled = before.length === 0;
+        var last = expansions.length ? expansions[expansions.length - 1].id : null;
+        var more = last && now.got[last].left ? ", " + now.got[last].left + " more on its page" : "";
+        status.textContent = now.count + " of " + net.nodes.length + " cards and concepts shown"
+          + (last ? "; the neighbours of " + net.byId[last].name + " added, outlined" + more : "") + ".";
+        holder.setAttribute("data-rk-shown", String(now.count));
+      });
+    }
+
+    /* The menu's action for a node: show its neighbours not drawn, when it has any. */
+    function offer(menu, node, closeButton) {
+      var button = document.createElement("button");
+      button.type = "button"; button.setAttribute("role", "menuitem"); button.textContent = "Show its neighbours…";
+      button.disabled = true;
+      menu.insertBefore(button, closeButton);
+      network().then(function (net) {
+        var hidden = (net.neighbours[node.id()] || []).filter(function (id) { return cy.getElementById(id).empty(); });
+        button.textContent = hidden.length ? "Show its neighbours (" + hidden.length + " not drawn)"
+          : "Its neighbours are all drawn";
+        button.disabled = hidden.length === 0;
+      });
+      button.addEventListener("click", function () {
+        menu.remove();
+        expandNode(node.id()).then(function () { fewer.focus(); });
+      });
+    }
+
+    function reset() { expansions = []; before = []; return show(); }
+
+    return { offer: offer, expand: expandNode, reset: reset };
+  }
+
+  /* How far a node's shape and label reach around its position. */
+  function extent(node) {
+    var b = node.boundingBox({ includeLabels: true }), p = node.position();
+    return { left: p.x - b.x1, right: b.x2 - p.x, top: p.y - b.y1, bottom: b.y2 - p.y };
+  }
+
+  /* The free spot nearest ``anchor`` for node ``id`` (away from the picture's middle first), between ``left`` and
+     ``right``, where neither its shape nor its label meets another node's. */
+  function freeSpot(cy, extents, id, anchor, left, right) {
+    var GAP = 6, size = extents[id];
+    var taken = cy.nodes().filter(function (n) { return n.id() !== id; }).map(function (n) {
+      var p = n.position(), e = extents[n.id()];
+      return { x1: p.x - e.left - GAP, x2: p.x + e.right + GAP, y1: p.y - e.top - GAP, y2: p.y + e.bottom + GAP };
+    });
+    var middle = cy.nodes().boundingBox();
+    var start = Math.atan2(anchor.y - (middle.y1 + middle.y2) / 2, anchor.x - (middle.x1 + middle.x2) / 2);
+    function free(x, y) {
+      if (x - size.left < left || x + size.right > right) { return false; }
+      return taken.every(function (t) {
+        return t.x2 <= x - size.left || t.x1 >= x + size.right || t.y2 <= y - size.top || t.y1 >= y + size.bottom;
+      });
+    }
+    for (var ring = 1; ring <= 200; ring++) {
+      var radius = 24 * ring, steps = Math.max(8, Math.round(2 * Math.PI * radius / 24));
+      for (var k = 0; k < steps; k++) {
+        var angle = start + (k % 2 ? -1 : 1) * Math.ceil(k / 2) * 2 * Math.PI / steps;
+        var x = anchor.x + radius * Math.cos(angle), y = anchor.y + radius * Math.sin(angle);
+        if (free(x, y)) { return { x: x, y: y }; }
+      }
+    }
+    var lowest = taken.reduce(function (low, t) { return Math.max(low, t.y2); }, anchor.y);
+    return { x: Math.min(Math.max(anchor.x, left + size.left), right - size.right), y: lowest + size.top };
   }
 
   /* The full name (and what an edge stands for) where the pointer rests. */
@@ -222,6 +403,7 @@
       var ticked = ticks.filter(function (t) { return t.checked; });
       ticks.forEach(function (t) { t.disabled = ticked.length === 1 && t.checked; });
     }
+    box.querySelector(".rk-graph").rkApply = apply;
     ticks.forEach(function (tick) {
       tick.addEventListener("change", function () {
         apply();
@@ -247,13 +429,23 @@
         cy.fit(near, 30);
         if (cy.zoom() < READABLE) { cy.zoom({ level: READABLE, renderedPosition: match[0].renderedPosition() }); cy.center(match[0]); }
       });
+      /* Enter does what a tap on the first node found does: its page, or its menu. */
+      find.addEventListener("keydown", function (event) {
+        if (event.key !== "Enter") { return; }
+        event.preventDefault();
+        var wanted = find.value.trim().toLowerCase();
+        var match = cy.nodes(":visible").filter(function (n) {
+          return wanted && String(n.data("name")).toLowerCase().indexOf(wanted) >= 0;
+        });
+        if (match.length) { follow(box, match[0]); }
+      });
     }
     var all = box.querySelector(".rk-graph-fit");
     if (all) {
       all.addEventListener("click", function () {
         if (find) { find.value = ""; }
         cy.elements().removeClass("rk-faded");
-        cy.viewport(holder.rkStart);
+        if (holder.rkExpand) { holder.rkExpand.reset(); } else { cy.viewport(holder.rkStart); }
       });
     }
   }

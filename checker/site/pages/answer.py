@@ -8,7 +8,7 @@ from checker.run.runner import RunResult
 from checker.format.scenario import Scenario
 from checker.site.model import GameView
 from checker.site.pages.kit import a, esc, excerpt, plain, trace_text
-from checker.site.pages.glossary import glossed
+from checker.site.pages.glossary import glossed, glossed_trace
 
 QUOTE_LENGTH = 320  # of a ruling's words under a decisive step
 
@@ -31,10 +31,12 @@ def lead(view: GameView, here: str, result: RunResult) -> str:
         for step in steps:
             assert step.ruling is not None
             ruling = view.game.catalogue[step.ruling] if step.ruling in view.game.catalogue else None
-            quote = (f'<blockquote class="rk-quote">{esc(excerpt(plain(ruling.quote), QUOTE_LENGTH))}'
+            marked: set[str] = set()  # a term is marked once in a step and its ruling's words
+            said = glossed_trace(view, step.text, marked)
+            quote = (f'<blockquote class="rk-quote">{glossed(view, excerpt(plain(ruling.quote), QUOTE_LENGTH), marked)}'
                      f' <span class="rk-cite">({a(here, view.ruling_page(ruling.id), f"line {ruling.line}")})</span></blockquote>'
                      if ruling else "")
-            parts.append(f"<li><p>{trace_text(step.text)}</p>{quote}</li>")
+            parts.append(f"<li><p>{said}</p>{quote}</li>")
         parts.append("</ol>")
     parts.append("</section>")
     return "".join(parts)

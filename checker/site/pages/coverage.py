@@ -5,6 +5,7 @@ from __future__ import annotations
 from checker.engine.catalogue import MUST_BE_COVERED
 from checker.commands.interactions import most_connected, open_questions
 from checker.site.model import SiteModel
+from checker.site.pages.game import NOT_TESTABLE, testable
 from checker.site.pages.kit import a, esc, plural, status_badge, table
 from checker.site.pages.lists import Listing, capped_parts
 from checker.site.pages.written import WrittenPage, markdown_page
@@ -20,15 +21,18 @@ def coverage_page(model: SiteModel) -> WrittenPage:
         catalogue = view.game.catalogue
         body.append(f"<h2>{a(here, view.home(), view.game.title)}</h2>")
         rows = []
-        for ruling in catalogue.rulings:
+        for ruling in testable(catalogue.rulings):
             passing = [r for r in view.demonstrating(ruling.id) if r.verdict == "pass"]
             needed = ruling.status in MUST_BE_COVERED
             state = "covered" if passing else ("uncovered" if needed else ruling.status)
             rows.append([a(here, view.ruling_page(ruling.id), ruling.id), status_badge(ruling.status),
                          str(len(passing)), f'<span class="rk-cover rk-cover-{state}">{esc(state)}</span>'])
         uncovered = [r[0] for r in rows if "rk-cover-uncovered" in r[3]]
-        body.append(f"<p>{plural(len(rows), 'ruling')}; {len(uncovered)} of those that need a passing scenario have none"
-                    + (": " + ", ".join(uncovered) if uncovered else ".") + "</p>")
+        untestable = len(catalogue.rulings) - len(rows)
+        body.append(f"<p>{plural(len(rows), 'testable ruling')}; {len(uncovered)} of those that need a passing scenario have none"
+                    + (": " + ", ".join(uncovered) if uncovered else ".")
+                    + (f" {plural(untestable, 'passage')} of the source that state no testable rule are "
+                       f"{a(here, view.rulings_page(), 'listed apart', anchor=NOT_TESTABLE)}." if untestable else "") + "</p>")
         body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
         disputed = Listing("disputed", "Disputed scenarios", here, [r for r in view.results if r.status == "disputed"],
                            lambda at, r: f"<li>{a(at, view.scenario_page(r.id), r.id)} (disputed)</li>")

@@ -17,8 +17,10 @@ from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.commands.summary import Shown
 
-DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
-SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
+#: Open, ruled disputes, proposed ambiguities of a game written out on its disputes page, and scenarios named as
+#: depending on each ambiguous ruling besides those compared in full.
+DISPUTES_SHOWN = 10
+SIDE_BY_SIDE_SHOWN = 2  # scenarios compared in full per ambiguous ruling on the disputes page
 
 
 INTRODUCTION = ("<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
@@ -57,7 +59,9 @@ def game_disputes_page(view: GameView) -> WrittenPage:
                                            ends=("", ""), separator="\n", per_page=CAPPED, shown=DISPUTES_SHOWN)) if ruled else "<p>None yet.</p>")
     proposing = [r for r in disputed if r.proposed is not None]
     body.append(f'<h2 id="{esc(view.id)}-proposed">Proposed ambiguities</h2>')
-    body.append("".join(_proposed(view, here, r) for r in proposing) if proposing else "<p>None.</p>")
+    body.append(capped(view, here, Listing("proposed-ambiguities", "Proposed ambiguities", here, proposing,
+                                           functools.partial(_proposed, view), ends=("", ""), separator="\n",
+                                           per_page=CAPPED, shown=DISPUTES_SHOWN)) if proposing else "<p>None.</p>")
     body.append(f'<h2 id="{esc(view.id)}-ambiguous">Ambiguous rulings</h2>')
     for ruling in view.game.catalogue.with_status("ambiguous"):
         body.append(f"<h3>{a(here, view.ruling_page(ruling.id), ruling.id)}</h3>")
@@ -71,7 +75,8 @@ def game_disputes_page(view: GameView) -> WrittenPage:
             body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
             body.append(_side_by_side(view, scenario_id, ruling))
         if len(depending) > SIDE_BY_SIDE_SHOWN:
-            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"))
+            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"),
+                           shown=DISPUTES_SHOWN)
             body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=depending_listing(view, ruling)))
         if not depending:
             body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 from typing import Any, Iterable
 
 from checker.site.graphs import (
-    NEIGHBOURS_DRAWN, display_names, fan_data, network_data, overview, procedure_graph, ranked_neighbours,
+    MOST_SHOWN, NEIGHBOURS_DRAWN, display_names, expandable, fan_data, network_data, network_file, overview,
+    procedure_graph, ranked_neighbours,
 )
 from checker.site.model import GameView
 from checker.site.pages.kit import a, esc, href, table
@@ -49,7 +51,7 @@ def graph_legend(view: GameView, kinds: Iterable[str], *, filters: bool) -> str:
             items.append(f'<span class="rk-legend-item">{marker} {esc(kind)}</span>')
     find = (
         '<input type="search" class="rk-graph-find" placeholder="Find an entity…" aria-label="Find an entity in the graph">'
-        '<button type="button" class="rk-graph-fit">Show all</button>' if findable else ""
+        '<button type="button" class="rk-graph-fit">Reset</button>' if findable else ""
     )
     title = "Kinds shown" if filters else "Kinds"
     return (f'<div class="rk-graph-controls"><fieldset class="rk-graph-kinds"><legend>{title}</legend>{"".join(items)}</fieldset>'
@@ -82,12 +84,15 @@ def interactions_graph(view: GameView, here: str) -> list[str]:
         return a(here, view.entity_page(entity), names[entity])
 
     data = network_data(drawn, lambda e: href(here, view.entity_page(e)), view.kind_styles, names)
+    if alone:
+        data = expandable(data, posixpath.relpath(view.network_data(), posixpath.dirname(here)))
     kinds = [k for k in view.kind_styles if any(n[0] == k for n in drawn)]
     caption = [f"The game's {_count(drawn.number_of_nodes(), 'most connected card or concept', 'most connected cards and concepts')}, "
                f"joined by {_count(drawn.number_of_edges(), 'interaction')}: two are joined when the engine made them "
-               "interact while resolving a scenario. Click or tap a node to open its page."]
+               "interact while resolving a scenario. Click or tap a node (or type its name and press Enter) to open its "
+               "page" + (f" or show the neighbours it has beyond these, up to {MOST_SHOWN} cards and concepts at once." if alone else ".")]
     if alone:
-        caption.append("Not drawn, so that every name stays readable (each page draws its own interactions): "
+        caption.append("Not drawn at first, so that every name stays readable (each page draws its own interactions): "
                        + ", ".join(link(e) for e in alone) + ".")
     rows = []
     for x, y in sorted((min(p), max(p)) for p in drawn.edges()):
@@ -99,6 +104,13 @@ def interactions_graph(view: GameView, here: str) -> list[str]:
             f"{_count(drawn.number_of_edges(), 'interaction')}; the same data is in the table below")
     return [graph_block(data, name=name, caption=" ".join(caption), legend=graph_legend(view, kinds, filters=True),
                         details=details)]
+
+
+def network_file_data(view: GameView) -> str:
+    """The game's whole interaction graph as JSON, URLs relative to the game page that fetches it."""
+    here = view.home()
+    data = network_file(view.graph, lambda e: href(here, view.entity_page(e)), view.kind_styles, display_names(view.graph))
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def neighbourhood_graph(view: GameView, here: str, entity: Entity) -> list[str]:

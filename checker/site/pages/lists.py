@@ -13,7 +13,10 @@ from checker.site.pages.written import Pages, markdown_page, packed
 from checker.commands.summary import Shown
 
 CAPPED = 40  # items of a list that grows with the corpus shown on a page; the rest on its full list
-LISTED = 500  # items on each page of a full list
+LISTED = 500  # items on each page of a full list, at the most
+#: HTML of the items on each page of a full list, at the most: with the page's frame (about 15 KB), no page of a list
+#: reaches 300 KB, however long its items (a pair's meetings, each with its answer, weigh a kilobyte each).
+LIST_PAGE_BYTES = 200_000
 
 
 @dataclass(frozen=True)
@@ -67,20 +70,37 @@ def list_pages(view: GameView) -> Pages:
 
 
 def listing_pages(view: GameView, listing: Listing) -> Pages:
+    """The full list, in pages of at most ``listing.per_page`` items and :data:`LIST_PAGE_BYTES` of their HTML."""
     pages: Pages = {}
-    count = -(-len(listing.items) // listing.per_page)
-    for number in range(1, count + 1):
+    # The pages of a list are siblings (<game>/lists/<name>[-<n>]/): an item's links read the same from each.
+    items = [listing.item(listing.source(view), x) for x in listing.items]
+    chunks = _chunks(items, listing.per_page)
+    count = len(chunks)
+    for number, chunk in enumerate(chunks, start=1):
         here = listing.source(view, number)
-        chunk = listing.items[(number - 1) * listing.per_page:number * listing.per_page]
         turns = " ".join(f"<b>{n}</b>" if n == number else a(here, listing.source(view, n), n) for n in range(1, count + 1))
         body = [
             f"<p>{a(here, listing.back, 'Back')} · {plural(len(listing.items), 'scenario')}"
             + (f"; page {number} of {count}: {turns}" if count > 1 else "") + "</p>",
-            listing.ends[0] + listing.separator.join(listing.item(here, x) for x in chunk) + listing.ends[1],
+            listing.ends[0] + listing.separator.join(chunk) + listing.ends[1],
         ]
         title = listing.title + (f" ({number} of {count})" if count > 1 else "")
         pages[here] = markdown_page(title, body, game=view.game.title, tags=("list",), searched=False)
     return pages
+
+
+def _chunks(items: list[str], most: int) -> list[list[str]]:
+    """``items`` in runs of at most ``most`` items and :data:`LIST_PAGE_BYTES` of HTML (one item at the least)."""
+    chunks: list[list[str]] = []
+    size = 0
+    for item in items:
+        weight = len(item.encode("utf-8"))
+        if not chunks or len(chunks[-1]) >= most or size + weight > LIST_PAGE_BYTES:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(item)
+        size += weight
+    return chunks
 
 
 def scenario_list(view: GameView, here: str, name: str, title: str, results: list[Shown]) -> str:

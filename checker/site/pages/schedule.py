@@ -14,6 +14,7 @@ from checker.site.model import GameView, SiteModel
 from checker.site.pages.coverage import coverage_page
 from checker.site.pages.disputes import disputes_page, game_disputes_page
 from checker.site.pages.entity import entity_page
+from checker.site.pages.figures import network_file_data
 from checker.site.pages.game import game_page, rulings_page
 from checker.site.pages.home import home
 from checker.site.pages.lists import Listing, list_pages, listing_pages
@@ -118,6 +119,7 @@ def _page_makers(view: GameView, own_page: OwnPages) -> dict[str, Callable[[], W
     for first, second in connected_pairs(view):
         makers[view.pair_page(first, second)] = functools.partial(pair_page, view, first, second)
     makers[view.pairs_data()] = functools.partial(pair_picker_data, view)
+    makers[view.network_data()] = functools.partial(network_file_data, view)
     return makers
 
 
@@ -133,7 +135,7 @@ def _pages_showing_changes(view: GameView, before: GameView) -> set[str] | None:
         return None
     if before.graph.nodes.keys() != view.graph.nodes.keys() or {frozenset(e) for e in before.graph.edges} != {frozenset(e) for e in view.graph.edges}:
         return None
-    again = {view.home(), view.rulings_page()}
+    again = {view.home(), view.rulings_page(), view.network_data()}
     for summary in (s for pair in changed for s in pair if s is not None):
         again.add(view.scenario_page(summary.id))
         rulings = {*summary.demonstrated, *summary.uncited, *summary.touched, *summary.readings}
