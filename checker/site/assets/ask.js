@@ -355,8 +355,7 @@ async function playWritten() {
 function wire() {
   $("rk-ask-empty").addEventListener("click", () => {
     fromTitle = "";
-    $("rk-ask-from").textContent = "An empty board.";
-    change(() => engine.start(data.game), "Setting up an empty board…");
+    startFrom(null);
   });
   $("rk-ask-initial").addEventListener("click", () => change(backToInitial, "Back to the initial state…"));
   $("rk-ask-undo").addEventListener("click", () => change(() => engine.withoutLastAction(text), "Undoing the last action…"));
@@ -374,9 +373,26 @@ function wire() {
   observer.observe($("rk-ask-played"), { childList: true });
 }
 
+function wanted() {
+  // The scenario to start from: "#from=SLUG" (a scenario page's link), or "?from=SLUG".
+  return new URLSearchParams(location.hash.slice(1)).get("from") || new URLSearchParams(location.search).get("from");
+}
+
+async function startFrom(from) {
+  if (from && SLUG.test(from)) {
+    await change(() => scenarioText(from), `Loading the scenario ${from}…`);
+    const link = element("a", { href: new URL(`scenarios/${from}/`, gamePage).href, text: fromTitle || from });
+    $("rk-ask-from").replaceChildren("From the scenario ", link, ": change it, play other actions, ask again.");
+    $("rk-ask-from").dataset.from = from;
+  } else {
+    $("rk-ask-from").textContent = "An empty board.";
+    $("rk-ask-from").dataset.from = "";
+    await change(() => engine.start(data.game), "Setting up an empty board…");
+  }
+}
+
 async function main() {
   state("loading");
-  const from = new URLSearchParams(location.search).get("from");
   try {
     const { loadEngine } = await import("./ask-engine.js");
     engine = await loadEngine(root);
@@ -388,14 +404,8 @@ async function main() {
   wire();
   fillPicker();
   state("ready");
-  if (from && SLUG.test(from)) {
-    await change(() => scenarioText(from), `Loading the scenario ${from}…`);
-    const link = element("a", { href: new URL(`scenarios/${from}/`, gamePage).href, text: fromTitle || from });
-    $("rk-ask-from").replaceChildren("From the scenario ", link, ": change it, play other actions, ask again.");
-  } else {
-    $("rk-ask-from").textContent = "An empty board.";
-    await change(() => engine.start(data.game), "Setting up an empty board…");
-  }
+  window.addEventListener("hashchange", () => startFrom(wanted()));
+  await startFrom(wanted());
 }
 
 main();

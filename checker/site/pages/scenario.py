@@ -32,7 +32,7 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, shown)} · {status_badge(scenario.status)}"
         + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags)
-        + f' · <a class="rk-ask-link" href="{esc(href(here, view.ask_page()))}?from={esc(scenario.id)}">Ask about a variation</a></p>',
+        + f' · <a class="rk-ask-link" href="{esc(href(here, view.ask_page()))}#from={esc(scenario.id)}">Ask about a variation</a></p>',
         lead(view, here, result),
         _invented(view, shown),
         '<h2 id="the-engines-work">The engine\'s work in full</h2>',

@@ -1,0 +1,161 @@
+"""The Ask page of each game in a real browser, offline: scenarios replayed through its controls give the verdict and
+the outcome ``checker check`` gives; a broken file shows the CLI's located message; where the engine cannot run, the
+page says so and gives the command line; both screens pass the layout and accessibility checks.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import urljoin
+
+import pytest
+
+from checker.engine import legal
+from checker.format.scenario import Scenario
+from checker.games import registry
+from checker.run.runner import run
+from tests.browsing import AXE, TARGETS, VIEWPORTS, Watched, axe_violations, watched_tab
+from tests.conftest import ROOT, SCENARIOS, Site
+
+pytestmark = pytest.mark.browser
+#: Scenarios replayed per game (all of a game that has fewer), those with a refused action first.
+PER_GAME = 20
+ENGINE_LOADED = 180_000  # ms: the engine's first load (WebAssembly, the project's Python) on a slow machine
+ANSWERED = 60_000  # ms: one answer
+PHONE = {**VIEWPORTS["phone"], "device_scale_factor": 3}
+SCREENS = {"desktop": VIEWPORTS["desktop"], "phone": PHONE}
+MR = "monster-rancher-bc2"
+
+
+def replayable(scenario: Scenario) -> bool:
+    """A scenario whose verdict a replay through the page can reach: its expectations are all at its end (the page
+    appends actions as the rules list them, without an action's own ``expect:``), or it is a question."""
+    return scenario.is_question or (bool(scenario.expect) and all(action.expect is None for action in scenario.actions))
+
+
+def chosen(scenarios: list[Scenario], game: str) -> list[Scenario]:
+    """``PER_GAME`` replayable scenarios of ``game``, sorted by path: those with a refused action first (up to a
+    quarter), then the rest spread evenly across the game's files."""
+    mine = sorted((s for s in scenarios if s.game == game and replayable(s)), key=lambda s: str(s.path))
+    refused = [s for s in mine if any(a.reject for a in s.actions)][: PER_GAME // 4]
+    rest = [s for s in mine if s not in refused]
+    wanted = PER_GAME - len(refused)
+    spread = rest if len(rest) <= wanted else [rest[i * len(rest) // wanted] for i in range(wanted)]
+    return refused + spread
+
+
+def checked(paths: list[Path]) -> dict[str, dict[str, Any]]:
+    """``checker check --format json`` on the files, each result (with its outcome) by scenario id."""
+    done = subprocess.run([sys.executable, "-m", "checker", "check", "--format", "json", "--with-outcomes", "-j", "1",
+                           *map(str, paths)], capture_output=True, text=True, cwd=ROOT, check=False)
+    return {result["id"]: result for result in json.loads(done.stdout)["results"]}
+
+
+def asked(tab: Watched) -> int:
+    return int(tab.page.evaluate("Number(document.documentElement.dataset.rkAskAsked || 0)"))
+
+
+def answered(tab: Watched, before: int) -> None:
+    """Wait for an answer after the ``before``-th, and for the page to take the next click."""
+    tab.page.wait_for_function(
+        "n => Number(document.documentElement.dataset.rkAskAsked || 0) > n && document.documentElement.dataset.rkAsk === 'ready'",
+        arg=before, timeout=ANSWERED)
+
+
+def wait_ready(tab: Watched, scenario_id: str | None = None) -> None:
+    """Wait for the engine to load and answer once (about ``scenario_id`` when given), or to be unavailable."""
+    tab.page.wait_for_function(
+        """id => { const html = document.documentElement;
+                   return html.dataset.rkAsk === 'unavailable' || (html.dataset.rkAsk === 'ready'
+                     && Number(html.dataset.rkAskAsked || 0) > 0 && (id === null || document.getElementById('rk-ask-from').dataset.from === id)); }""",
+        arg=scenario_id, timeout=ENGINE_LOADED)
+    assert tab.page.evaluate("document.documentElement.dataset.rkAsk") == "ready", tab.page.locator("#rk-ask-status").inner_text()
+
+
+def ask_link(site: Site, game: str, scenario_id: str) -> str:
+    """Where the scenario page's "Ask about a variation" leads, as its built page writes it."""
+    page = site.folder / game / "scenarios" / scenario_id / "index.html"
+    text = page.read_text(encoding="utf-8")
+    marker = text.index(">Ask about a variation<")
+    start = text.rindex('href="', 0, marker) + len('href="')
+    return urljoin(f"{site.base}{game}/scenarios/{scenario_id}/", text[start:text.index('"', start)].replace("&amp;", "&"))
+
+
+def load_from(tab: Watched, link: str, scenario_id: str) -> None:
+    """Follow a scenario's link on the page already open (only the part after '#' changes: the engine stays loaded)."""
+    before = asked(tab)
+    tab.page.evaluate("url => { location.href = url; }", link)
+    tab.page.wait_for_function("id => document.getElementById('rk-ask-from').dataset.from === id", arg=scenario_id,
+                               timeout=ANSWERED)
+    answered(tab, before)
+
+
+def click(tab: Watched, selector: str) -> None:
+    before = asked(tab)
+    tab.page.locator(selector).click()
+    answered(tab, before)
+
+
+def play(tab: Watched, scenario: Scenario, index: int, state: Any) -> str:
+    """Play the scenario's action ``index`` through the page: the listed option that is the same action (in canonical
+    form, where it is played), else written into "May I do this?". Which of the two it was."""
+    game = registry()[scenario.game]
+    action = scenario.actions[index]
+    wanted = legal.canonical(game, action.data, state)
+    options = tab.page.locator("#rk-ask-options .rk-ask-option")
+    listed = [json.loads(data) for data in options.evaluate_all("buttons => buttons.map(b => b.dataset.action)")]
+    same = [at for at, option in enumerate(listed) if legal.canonical(game, option, state) == wanted]
+    before = asked(tab)
+    if same and action.reject is None:
+        options.nth(same[0]).click()
+        answered(tab, before)
+        return "clicked"
+    written = {**action.data, **({"reject": {"reason": action.reject}} if action.reject else {})}
+    tab.page.locator("#rk-ask-action").fill(json.dumps(written))
+    tab.page.locator("#rk-ask-play").click()
+    answered(tab, before)
+    return "written"
+
+
+def shown(tab: Watched) -> tuple[str, Any]:
+    verdict = tab.page.locator("#rk-ask-verdict [data-verdict]").first.get_attribute("data-verdict")
+    outcome = json.loads(tab.page.locator("#rk-ask-outcome").get_attribute("data-outcome") or "null")
+    return str(verdict), outcome
+
+
+@pytest.fixture(scope="module")
+def desktop(browser) -> Iterator[Watched]:
+    yield from watched_tab(browser, VIEWPORTS["desktop"])
+
+
+@pytest.mark.parametrize("game", sorted(registry()))
+def test_scenarios_replayed_through_the_controls_give_the_clis_verdict_and_outcome(
+        desktop: Watched, site: Site, scenarios: list[Scenario], game: str) -> None:
+    picked = chosen(scenarios, game)
+    assert len(picked) >= min(PER_GAME, sum(1 for s in scenarios if s.game == game and replayable(s)))
+    expected = checked([s.path for s in picked])
+    first = picked[0]
+    desktop.page.goto(f"{site.base}{game}/scenarios/{first.id}/")
+    desktop.page.get_by_role("link", name="Ask about a variation").click()  # loads the page, and its engine
+    wait_ready(desktop, first.id)
+    differing = []
+    ways: dict[str, int] = {}
+    for scenario in picked:
+        if scenario is not first:
+            load_from(desktop, ask_link(site, game, scenario.id), scenario.id)
+        click(desktop, "#rk-ask-initial")
+        assert desktop.page.locator("#rk-ask-played li.rk-ask-none").count() == 1, scenario.id
+        starts = run(scenario, registry()[game], keep_starts=True).starts
+        for index in range(len(scenario.actions)):
+            way = play(desktop, scenario, index, starts[index].state)
+            ways[way] = ways.get(way, 0) + 1
+        verdict, outcome = shown(desktop)
+        cli = expected[scenario.id]
+        if (verdict, outcome) != (cli["verdict"], cli["outcome"]):
+            differing.append((scenario.id, verdict, cli["verdict"]))
+    assert differing == []
+    assert ways.get("clicked", 0) > 0, ways  # the listed options did the playing, not only the written field
