@@ -159,3 +159,87 @@ def test_scenarios_replayed_through_the_controls_give_the_clis_verdict_and_outco
             differing.append((scenario.id, verdict, cli["verdict"]))
     assert differing == []
     assert ways.get("clicked", 0) > 0, ways  # the listed options did the playing, not only the written field
+
+
+def test_a_broken_file_shows_the_clis_located_message(desktop: Watched, site: Site, tmp_path: Path) -> None:
+    desktop.page.goto(f"{site.base}{MR}/ask/#from=counter-rounding")
+    wait_ready(desktop, "counter-rounding")
+    text = desktop.page.locator("#rk-ask-text").input_value()
+    broken = text.replace("lp: 20}", "lp: twenty}", 1)
+    assert broken != text
+    desktop.page.locator("#rk-ask-text").fill(broken)
+    click(desktop, "#rk-ask-run")
+    path = tmp_path / "counter-rounding.yaml"
+    path.write_text(broken, encoding="utf-8")
+    cli = checked([path])["counter-rounding"]
+    assert cli["verdict"] == "invalid"
+    errors = desktop.page.locator("#rk-ask-errors .rk-ask-error")
+    shown_first = errors.first
+    assert (shown_first.get_attribute("data-line"), shown_first.get_attribute("data-column")) == (
+        str(cli["error"]["line"]), str(cli["error"]["column"]))
+    assert cli["error"]["message"] in shown_first.inner_text()
+    wrong_lines = desktop.page.locator("#rk-ask-lines .rk-ask-wrong").all_inner_texts()
+    assert str(cli["error"]["line"]) in wrong_lines
+    shown_first.get_by_role("button").click()  # the message takes the caret to its line
+    caret = desktop.page.evaluate("(() => { const t = document.getElementById('rk-ask-text');"
+                                  " return t.value.slice(0, t.selectionStart).split('\\n').length; })()")
+    assert caret == cli["error"]["line"]
+
+
+def test_where_the_engine_cannot_run_the_page_says_so_and_gives_the_command_line(browser, site: Site) -> None:
+    for watched in watched_tab(browser, VIEWPORTS["desktop"]):
+        watched.page.context.route("**/*.wasm", lambda route: route.abort())
+        watched.page.goto(f"{site.base}{MR}/ask/")
+        watched.page.wait_for_function("document.documentElement.dataset.rkAsk === 'unavailable'", timeout=ENGINE_LOADED)
+        assert "cannot run in this browser" in watched.page.locator("#rk-ask-status").inner_text()
+        commands = watched.page.locator("#rk-ask-unavailable pre").inner_text()
+        for command in ("check", "explain", "readings", "options"):
+            assert f".venv/bin/checker {command} FILE" in commands
+        assert watched.page.locator("#rk-ask").is_hidden()
+        # The aborted download is the browser's own complaint, which this test caused.
+        watched.errors[:] = [e for e in watched.errors if "ERR_FAILED" not in e and "wasm" not in e.lower()]
+
+
+@pytest.fixture(scope="module", params=sorted(SCREENS))
+def screen(browser, request) -> Iterator[Watched]:
+    yield from watched_tab(browser, SCREENS[request.param], request.param)
+
+
+def test_the_page_fits_both_screens_and_reads_for_everyone(screen: Watched, site: Site) -> None:
+    screen.page.goto(f"{site.base}{MR}/ask/#from=counter-rounding")
+    wait_ready(screen, "counter-rounding")
+    assert AXE.is_file(), "axe-core is missing: 'npm ci' installs it from the npm registry"
+    assert screen.page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1")
+    targets = screen.page.evaluate(TARGETS.replace("button, input, select,", "button, input, select, textarea,"))
+    assert [t["what"] for t in targets if (t["field"] or t["what"].startswith("<textarea")) and t["font"] < 16] == []
+    assert [t["what"] for t in targets if t["height"] < 24] == []
+    assert screen.page.locator("#rk-ask-verdict").get_attribute("aria-live") == "polite"
+    assert axe_violations(screen) == []
+
+
+def test_the_keyboard_plays_an_option_and_only_this_page_loads_the_engine(desktop: Watched, site: Site) -> None:
+    desktop.page.goto(f"{site.base}{MR}/ask/")
+    wait_ready(desktop)
+    option = desktop.page.locator("#rk-ask-options .rk-ask-option").first
+    option.focus()
+    before = asked(desktop)
+    desktop.page.keyboard.press("Enter")
+    answered(desktop, before)
+    assert desktop.page.locator("#rk-ask-played li:not(.rk-ask-none)").count() == 1
+    desktop.page.goto(f"{site.base}{MR}/")
+    scripts = desktop.page.evaluate("[...document.scripts].map(s => s.src)")
+    assert not [s for s in scripts if "ask" in s.rsplit("/", 1)[-1]]
+
+
+def test_a_card_from_the_picker_goes_into_the_state(desktop: Watched, site: Site) -> None:
+    desktop.page.goto(f"{site.base}{MR}/ask/")
+    wait_ready(desktop)
+    desktop.page.locator("#rk-ask-filter").fill("Counter")
+    desktop.page.locator("#rk-ask-entity").select_option(label="Counter (card)")
+    assert "Counter" in desktop.page.locator("#rk-ask-entity-words").inner_text()
+    desktop.page.locator("#rk-ask-place").select_option(value="players.B.hand")
+    click(desktop, "#rk-ask-put")
+    import yaml
+
+    state = yaml.safe_load(desktop.page.locator("#rk-ask-text").input_value())
+    assert "Counter" in state["initial"]["players"]["B"]["hand"]
