@@ -20,7 +20,6 @@ from checker.commands import report
 from checker.engine.errors import InputError
 from checker.engine.game import AnyGame
 from checker.run.runner import RunResult
-from checker.engine.errors import nearest, one_of
 
 if TYPE_CHECKING:
     from checker.commands.diff import Diff
@@ -271,10 +270,7 @@ def _compare(here: Path, revision: str | None, paths: list[str]) -> Diff:
 
 
 def _game(game_id: str) -> AnyGame:
-    games = suite.games()
-    if game_id not in games:
-        raise InputError(f"unknown game {game_id!r}{nearest(game_id, games)}", expected=one_of(games))
-    return games[game_id]
+    return suite.game(game_id)
 
 
 def _new(args: argparse.Namespace) -> int:

@@ -269,7 +269,7 @@ def test_a_scenario_page_leads_with_the_question_and_the_answer_in_words(site: S
 
 
 def test_titles_read_as_what_a_player_learns_not_where_the_source_says_it() -> None:
-    from checker.site.pages.answer import player_title
+    from checker.commands.answer import player_title
 
     assert player_title("By line 878 the Attacker selects the cards") == "The Attacker selects the cards"
     assert player_title("Counter against 5 damage") == "Counter against 5 damage"

@@ -58,13 +58,14 @@ def _build() -> dict[str, Any]:
 
 
 def source_hash() -> str:
-    """A hash of the core's modules and of every file in the games' folders."""
+    """A hash of the core's modules and of every file in the games' folders, named from the checker's folder: the
+    same wherever the checker is installed (the website's bundle of the engine brings its index along)."""
     digest = hashlib.sha256()
     files = sorted(CORE.glob("*.py")) + sorted(
         path for folder in games.__path__ for path in Path(folder).rglob("*") if path.is_file() and "__pycache__" not in path.parts
     )
     for path in files:
-        name = path.relative_to(CORE) if path.is_relative_to(CORE) else path
+        name = path.relative_to(CORE.parent) if path.is_relative_to(CORE.parent) else path
         digest.update(name.as_posix().encode("utf-8") + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()

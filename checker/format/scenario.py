@@ -17,7 +17,7 @@ from checker.engine.game import AnyGame
 from checker.engine.errors import nearest, one_of
 from checker.format.schema import Validator
 from checker.engine.trace import TraceStep
-from checker.format.yamlsafe import Document, load_file
+from checker.format.yamlsafe import Document, load_bytes, load_file
 
 MODELINE = "# yaml-language-server: $schema="
 
@@ -139,9 +139,17 @@ class Scenario:
 
 def load_scenario(path: str | Path, games: Mapping[str, AnyGame], validator: Validator) -> Scenario:
     """Load and validate one file; raise :class:`InputError` (located) if it is not a valid scenario."""
-    document = load_file(str(path))
+    return load_document(str(path), load_file(str(path)), games, validator)
+
+
+def load_text(text: str, path: str, games: Mapping[str, AnyGame], validator: Validator) -> Scenario:
+    """``text`` as if it were the content of the file ``path``: loaded and validated as :func:`load_scenario` does."""
+    return load_document(path, load_bytes(text.encode("utf-8")), games, validator)
+
+
+def load_document(path: str, document: Document, games: Mapping[str, AnyGame], validator: Validator) -> Scenario:
     try:
-        return _build(str(path), document, games, validator)
+        return _build(path, document, games, validator)
     except InputError as error:
         raise document.locate(error) from None
 

@@ -147,7 +147,13 @@ class _Alias:
         self.start_mark = start_mark
 
 
-class _MarkingLoader(yaml.composer.Composer, Loader):  # type: ignore[misc, valid-type]
+#: ``Loader``, composing in Python: LibYAML's composes in C, PyYAML's own (where there is no LibYAML) in Python already.
+_ComposingInPython: type = (
+    Loader if issubclass(Loader, yaml.composer.Composer) else type("_ComposingInPython", (yaml.composer.Composer, Loader), {})
+)
+
+
+class _MarkingLoader(_ComposingInPython):  # type: ignore[misc]
     """``Loader``'s parser, composed in Python: the nesting is refused from the events before it is built (no
     recursion beyond ``MAX_DEPTH``), a second document before it is read, and each alias keeps where it is written."""
 
@@ -301,6 +307,11 @@ def load_file(path: str) -> Document:
     except OSError as exc:
         raise InputError(f"cannot read file: {not_a_file(path) or exc.strerror}",
                          expected="a scenario file to read") from None
+    return load_bytes(raw)
+
+
+def load_bytes(raw: bytes) -> Document:
+    """A file's content, loaded as :func:`load_file` loads the file: the same limits, the same located errors."""
     if len(raw) > MAX_BYTES:
         raise InputError(
             f"file is larger than the {MAX_BYTES} bytes allowed",

@@ -7,12 +7,12 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from checker.engine.errors import InputError
+from checker.engine.errors import InputError, nearest, one_of
 from checker.engine.files import not_a_file
 from checker.engine.game import AnyGame
 from checker.format.gameindex import game_index
 from checker.run.runner import RunResult, run
-from checker.format.scenario import Scenario, load_scenario, scenario_from_data
+from checker.format.scenario import Scenario, load_scenario, load_text, scenario_from_data
 from checker.format.schema import Validator
 
 SUFFIXES = (".yaml", ".yml")
@@ -32,6 +32,13 @@ class Suite:
             return load_scenario(path, self.games, self.validator)
         except InputError as error:
             return RunResult.invalid(str(path), error)
+
+    def load_text(self, text: str, path: str) -> Scenario | RunResult:
+        """``text`` as the content of a file named ``path``: what :meth:`load` gives for such a file."""
+        try:
+            return load_text(text, path, self.games, self.validator)
+        except InputError as error:
+            return RunResult.invalid(path, error)
 
     def from_data(self, data: Mapping[str, object], path: str, *, validate: bool = True) -> Scenario:
         """A scenario from plain data (a file not yet written); raises :class:`InputError` if it is not valid.
@@ -80,6 +87,14 @@ def default() -> Suite:
 
 def games() -> Mapping[str, AnyGame]:
     return default().games
+
+
+def game(game_id: str) -> AnyGame:
+    """The game ``game_id``; :class:`InputError` (naming the nearest) when there is none."""
+    known = games()
+    if game_id not in known:
+        raise InputError(f"unknown game {game_id!r}{nearest(game_id, known)}", expected=one_of(known))
+    return known[game_id]
 
 
 def scenario_files(paths: Iterable[str | Path]) -> list[Path]:

@@ -40,6 +40,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from checker.site import askbundle
 from checker.site.model import GameView
 from checker.site.pages.kit import toc_tokens, url
 from checker.site.pages.schedule import all_pages, pages_of_game
@@ -53,7 +54,8 @@ THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
 GAMES = Path(__file__).parent.parent / "games"
 VENDOR = {"assets/vendor/cytoscape.min.js": "cytoscape/dist/cytoscape.min.js"}
 OURS = {"assets/search.js": "search.js", "assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "assets/rulings.css": "rulings.css",
-        "assets/ask.js": "ask.js", "assets/ask.css": "ask.css"}
+        "assets/ask-engine.js": "ask-engine.js", "assets/ask-worker.js": "ask-worker.js", "assets/ask.js": "ask.js",
+        "assets/ask.css": "ask.css"}
 VENDOR_FOLDERS = {"assets/vendor/yaml": "yaml/browser/dist"}  # a library of ES modules, loaded by the Ask page alone
 SEARCH_INDEX = "search/search_index.json"
 
@@ -228,7 +230,18 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]
                 files.append(File.generated(config, f"{target}/{path.relative_to(modules / source).as_posix()}", abs_src_path=str(path)))
         for target, source in OURS.items():
             files.append(File.generated(config, target, abs_src_path=str(ASSETS / source)))
+        self._add_engine(files, config, modules)
         return files
+
+    def _add_engine(self, files: Files, config: MkDocsConfig, modules: Path) -> None:
+        """What the Ask page runs the engine with (:mod:`checker.site.askbundle`): Pyodide's runtime from
+        ``node_modules`` and the bundle of the checker's Python, loaded only by a page that asks."""
+        for name in askbundle.PYODIDE_FILES:
+            path = modules / "pyodide" / name
+            if not path.exists():
+                raise PluginError(f"{path} is missing: run 'make run' or 'npm ci' to install the front-end packages")
+            files.append(File.generated(config, f"{askbundle.PYODIDE_FOLDER}/{name}", abs_src_path=str(path)))
+        files.append(File.generated(config, askbundle.BUNDLE, abs_src_path=str(askbundle.bundle())))
 
     def _pages_of_game(self, view: GameView) -> Pages:
         """A game's pages under ``--dirty``: the last build's when the game's view has not changed, else those that

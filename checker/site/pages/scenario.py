@@ -11,7 +11,8 @@ from checker.format.yamlwrite import yaml_text
 from checker.run.runner import RunResult
 from checker.format.scenario import DisputeRuling, Scenario
 from checker.site.model import GameView
-from checker.site.pages.answer import lead, player_title
+from checker.commands.answer import player_title
+from checker.site.pages.answer import lead
 from checker.site.pages.kit import (
     a, code_block, esc, fact_cell, href, status_badge, table, trace_text, verdict_with_readings, yaml_cell,
 )
