@@ -47,20 +47,6 @@ function unavailable(reason) {
   $("rk-ask-why").textContent = why ? `Why: ${why}` : "";
 }
 
-// --- The words of an action and a value, as the site writes them (checker/commands/words.py) -------------------------
-
-function inWords(value) {
-  if (Array.isArray(value)) return value.map(inWords).join(" + ") || "none";
-  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${inWords(v)}`).join(", ");
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  return String(value);
-}
-
-function actionWords(action) {
-  const fields = Object.entries(action).filter(([key]) => key !== "action").map(([k, v]) => `${k} ${inWords(v)}`).join(", ");
-  return fields ? `${action.action} — ${fields}` : String(action.action);
-}
-
 // --- Asking ----------------------------------------------------------------------------------------------------------
 
 async function change(making, message) {
@@ -99,20 +85,24 @@ function show(answer) {
   if (result.verdict) {
     verdict.append(element("p", {}, element("span", { class: `rk-verdict rk-${result.verdict}`, "data-verdict": result.verdict, text: LABELS[result.verdict] || result.verdict })));
   }
-  if (answer.answer) verdict.append(element("p", { class: "rk-ask-words-answer", text: answer.answer }));
+  const said = answer.answer || {};
+  if (said.question) verdict.append(element("p", { class: "rk-ask-question", text: said.question }));
+  for (const paragraph of said.paragraphs || []) {
+    verdict.append(element("p", { class: `rk-ask-words-answer rk-ask-${paragraph.kind}`, text: paragraph.text }));
+  }
   for (const [number, refusal] of Object.entries(result.rejections || {})) {
     const cite = refusal.ruling ? rulingLink(refusal.ruling) : "";
     verdict.append(element("p", { class: "rk-rejected" }, `Action ${number} is refused: ${refusal.reason} — ${refusal.message}`, cite ? " " : "", cite));
   }
-  for (const mismatch of result.mismatches || []) {
-    verdict.append(element("p", { class: "rk-mismatch", text: `${mismatch.where || ""}: ${mismatch.field || ""} expected ${inWords(mismatch.expected)}, the engine gives ${inWords(mismatch.actual)}` }));
+  if (answer.check && result.verdict && !["pass", "question"].includes(result.verdict)) {
+    verdict.append(element("pre", { class: "rk-mismatch rk-ask-check", text: answer.check }));  // what differs, as checker check says
   }
   showReadings(answer.readings, result);
-  showTrace(result.trace || []);
+  showTrace(result.trace || [], said.played || []);
   $("rk-ask-outcome").textContent = result.outcome ? YAML.stringify(result.outcome) : "";
   $("rk-ask-outcome").dataset.outcome = JSON.stringify(result.outcome ?? null);
-  showPlayed();
-  showOptions(answer.options || []);
+  showPlayed(said.played);
+  showOptions(answer.options || null);
   asked += 1;
   html.dataset.rkAskAsked = String(asked);
   say(result.verdict ? `Answered: ${LABELS[result.verdict] || result.verdict}.` : "The scenario has mistakes: see them beside its lines below.");
@@ -133,7 +123,7 @@ function showReadings(readings, result) {
   }
   if (readings === undefined || readings === null || readings === "") return;
   box.append(element("h3", { text: "What each reading would give" }));
-  const words = typeof readings === "string" ? readings : readings.text || JSON.stringify(readings, null, 2);
+  const words = String(readings);  // what checker readings prints
   const shown = element("pre", { class: "rk-ask-readings-text" });
   // Each ruling id in the text links to its page.
   const ids = new RegExp(`\\b([a-z]+\\.amb\\.[a-z0-9.-]+[a-z0-9])`, "g");
@@ -144,17 +134,15 @@ function showReadings(readings, result) {
   }
   shown.append(words.slice(last));
   box.append(shown);
-  if (/default/.test(words) && result.verdict) {
-    box.append(element("p", { class: "rk-ask-default", text: `This ${LABELS[result.verdict] || result.verdict} rests on the default reading of the ambiguous rulings named above, unless the file pins another.` }));
-  }
 }
 
-function showTrace(trace) {
+function showTrace(trace, played) {
   // Grouped under what caused each step (setup, an action, the end), numbered straight through, as a scenario's page.
   const parts = [];
   let cause, list;
   trace.forEach((step, at) => {
-    const here = step.settling ? "When the scenario ends" : step.action === null ? "Setup: the initial state is built" : `Action ${step.action + 1}`;
+    const here = step.settling ? "When the scenario ends" : step.action === null ? "Setup: the initial state is built"
+      : `Action ${step.action + 1}${played[step.action] ? `: ${played[step.action]}` : ""}`;
     if (here !== cause) {
       cause = here;
       list = element("ol", { class: "rk-trace", start: String(at + 1) });
@@ -167,18 +155,26 @@ function showTrace(trace) {
   $("rk-ask-trace").replaceChildren(...(parts.length ? parts : [element("p", { text: "No step yet." })]));
 }
 
-function showPlayed() {
-  const actions = Array.isArray(parsed().actions) ? parsed().actions : [];
-  $("rk-ask-played").replaceChildren(...actions.map((action) => element("li", { text: actionWords(action) })));
-  if (!actions.length) $("rk-ask-played").append(element("li", { class: "rk-ask-none", text: "No action yet: the initial state." }));
-  $("rk-ask-undo").dataset.count = String(actions.length);
+function showPlayed(played) {
+  // The actions in sentences, as the engine words them; none can be read from a file that is not a valid scenario.
+  const list = $("rk-ask-played");
+  if (!played) {
+    list.replaceChildren(element("li", { class: "rk-ask-unplayed", text: "Correct the scenario to see its actions." }));
+    return;
+  }
+  list.replaceChildren(...played.map((sentence) => element("li", { text: sentence })));
+  if (!played.length) list.append(element("li", { class: "rk-ask-none", text: "No action yet: the initial state." }));
 }
 
-function showOptions(options) {
+function showOptions(listed) {
+  // What checker options gives after the last action: where play stands, and each option with its words.
   const box = $("rk-ask-options");
   box.replaceChildren();
+  const options = (listed && listed.options) || [];
+  const where = listed && listed.where;
+  $("rk-ask-where").textContent = where ? `Play stands at ${where.phase} › ${where.step}.` : "";
   if (!options.length) {
-    box.append(element("p", { text: "The rules allow no action here (or the scenario must be corrected first)." }));
+    box.append(element("p", { text: listed ? "The rules allow no action here." : "No action can be listed until the scenario is corrected." }));
     return;
   }
   const byPlayer = new Map();
@@ -192,7 +188,7 @@ function showOptions(options) {
     group.append(element("p", { class: "rk-ask-player-name", text: who === "nobody" ? "No player takes these" : `Player ${who}` }));
     const list = element("ul", { class: "rk-ask-option-list" });
     for (const option of mine) {
-      const button = element("button", { type: "button", class: "rk-ask-option", "data-action": JSON.stringify(option.action), text: option.words || actionWords(option.action) });
+      const button = element("button", { type: "button", class: "rk-ask-option", "data-action": JSON.stringify(option.action), text: option.words });
       button.addEventListener("click", () => change(() => engine.withAction(text, option.action), `Playing: ${button.textContent}`));
       list.append(element("li", {}, button));
     }
@@ -349,7 +345,7 @@ async function playWritten() {
     say("An action names what is done: {action: ..., player: ...}.");
     return;
   }
-  await change(() => engine.withAction(text, action), `Trying: ${actionWords(action)}`);
+  await change(() => engine.withAction(text, action), `Trying: ${written}`);
 }
 
 function wire() {
@@ -387,7 +383,7 @@ async function startFrom(from) {
   } else {
     $("rk-ask-from").textContent = "An empty board.";
     $("rk-ask-from").dataset.from = "";
-    await change(() => engine.start(data.game), "Setting up an empty board…");
+    await change(() => engine.start(data.game, true), "Setting up an empty board…");
   }
 }
 

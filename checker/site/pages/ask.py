@@ -44,6 +44,7 @@ def ask_page(view: GameView) -> WrittenPage:
         _start_controls(),
         _answer(),
         _actions(),
+        _trace(),
         _picker(),
         _editor(),
         "</div>",
@@ -146,7 +147,16 @@ def _answer() -> str:
         '<h2 id="rk-ask-answer-heading">The answer</h2>'
         '<div id="rk-ask-verdict" class="rk-ask-verdict" role="status" aria-live="polite" aria-atomic="true"></div>'
         '<div id="rk-ask-readings"></div>'
-        '<h3>Trace</h3><div id="rk-ask-trace"></div>'
+        "</section>"
+    )
+
+
+def _trace() -> str:
+    return (
+        '<section class="rk-ask-trace" aria-labelledby="rk-ask-trace-heading">'
+        '<h2 id="rk-ask-trace-heading">Trace</h2>'
+        "<p>Every step the engine took, under what caused it, each with the ruling it applied.</p>"
+        '<div id="rk-ask-trace"></div>'
         '<details><summary>Every fact of the final state, as YAML</summary><pre><code id="rk-ask-outcome"></code></pre></details>'
         "</section>"
     )
