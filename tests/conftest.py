@@ -15,7 +15,7 @@ from checker.site import build as site_build
 from checker.site.build import serve
 from tests.toygame import GAME as TOY
 
-pytest_plugins = ["pytester", "tests.browsing"]
+pytest_plugins = ["pytester", "tests.browser"]  # tests.browser: the browser tests' fixtures
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"

@@ -19,8 +19,8 @@ from checker.engine import legal
 from checker.format.scenario import Scenario
 from checker.games import registry
 from checker.run.runner import run
-from tests.browsing import AXE, TARGETS, VIEWPORTS, Watched, axe_violations, watched_tab
-from tests.conftest import ROOT, SCENARIOS, Site
+from tests.browser import AXE, TARGETS, VIEWPORTS, Watched, axe_violations, watched_tab
+from tests.conftest import ROOT, Site
 
 pytestmark = pytest.mark.browser
 #: Scenarios replayed per game (all of a game that has fewer), those with a refused action first.

@@ -7,12 +7,11 @@ than this machine's loopback is aborted and fails the test.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlparse
 
 import pytest
 
-from tests.browsing import AXE, TARGETS, VIEWPORTS, Watched, axe_violations, open_page, watched_tab
+from tests.browser import AXE, TARGETS, VIEWPORTS, Watched, axe_violations, open_page
 from tests.conftest import Site
 
 pytestmark = pytest.mark.browser
@@ -25,17 +24,6 @@ ISOLATED = "(cy => cy.nodes(':visible').filter(n => n.connectedEdges(':visible')
 LABELS = """(cy => cy.nodes(':visible').map(n => ({id: n.id(), label: n.style('label'),
             px: parseFloat(n.style('font-size')) * cy.zoom(), rendered: parseFloat(n.renderedStyle('font-size')),
             hiddenBelow: parseFloat(n.style('min-zoomed-font-size'))})))"""
-
-
-@pytest.fixture
-def tab(browser) -> Iterator[Watched]:
-    yield from watched_tab(browser, VIEWPORTS["desktop"])
-
-
-@pytest.fixture(params=sorted(VIEWPORTS))
-def any_tab(browser, request) -> Iterator[Watched]:
-    """A tab on a 1366 × 768 desktop screen, then on a 390 px wide phone."""
-    yield from watched_tab(browser, VIEWPORTS[request.param], request.param)
 
 
 def graph_nodes(tab: Watched, index: int = 0) -> int:

@@ -12,13 +12,16 @@ code of the command that gives it on the command line:
   ``checker readings`` prints (``None`` when the run is invalid); ``options``, what ``checker options --format json``
   gives after the last action (``None`` for a game that does not list its actions, or a run that stopped), each
   option also with ``yaml``, its action as a scenario writes it, and ``words``, the action in words; ``answer``,
-  the question, the actions played and the answer in sentences, as a scenario's page leads with them.
+  the question, the actions played and the answer in sentences, as a scenario's page leads with them. With
+  ``full=False``, ``readings`` and ``options`` are left out (``None``): the verdict comes sooner, and
+  :func:`options` ``(text, name)`` and :func:`readings` ``(text, name)`` give them alone.
 * :func:`start` ``(game, question=False)``: the text of a new scenario of ``game``, what ``checker new GAME`` writes
   (with ``question``: ``checker new GAME --question``).
 * :func:`with_action` ``(text, action)`` and :func:`without_last_action` ``(text)``: the text with an action appended
   or its last removed, the rest of the text kept (:mod:`checker.format.textedit`).
 * :func:`as_dispute` ``(text)``: the text marked ``status: disputed``, as ``checker new --from`` marks a dispute.
 * :func:`games`: each game's ``id``, ``title`` and whether it lists its actions (``options`` is then given).
+* :func:`warm`: every game made ready (imported, its data read), as a later visit to the Ask page finds it.
 * :func:`call` ``(name, arguments)``: any of the above by name, its arguments and its answer as JSON text (what the
   browser's worker calls: one crossing between JavaScript and Python, in plain text).
 
@@ -43,24 +46,38 @@ from checker.run import suite
 from checker.run.runner import RunResult
 
 
-def ask(text: str, name: str = "ask.yaml") -> dict[str, Any]:
-    """What the checker says of ``text`` as the content of a file named ``name`` (see the module's docstring)."""
+def ask(text: str, name: str = "ask.yaml", full: bool = True) -> dict[str, Any]:
+    """What the checker says of ``text`` as the content of a file named ``name`` (see the module's docstring);
+    without ``full``, no ``readings`` and no ``options`` (each ``None``): the verdict sooner."""
     item = suite.default().load_text(text, name)
     if isinstance(item, RunResult):
         return {"errors": _errors(item), "check": report.check_text(item, suite.games())}
     game = suite.games()[item.game]
-    found = whatnext.what_next(item, game) if legal.lists_actions(game) else None
+    found = whatnext.what_next(item, game) if full and legal.lists_actions(game) else None
     result = found.result if found is not None else suite.run_one(item)
-    played = result.verdict not in ("invalid", "error")
     return {
         "errors": _errors(result),
         "check": report.check_text(result, suite.games()),
         "result": report.result_json(result, with_trace=True),
         "explain": report.explain(result),
-        "readings": _readings(item) if result.verdict != "invalid" else None,
-        "options": _options(found) if found is not None and played else None,
+        "readings": _readings(item) if full and result.verdict != "invalid" else None,
+        "options": _options(found) if found is not None else None,
         "answer": _answer(item, result),
     }
+
+
+def options(text: str, name: str = "ask.yaml") -> dict[str, Any] | None:
+    """``options`` of :func:`ask`, alone."""
+    item = suite.default().load_text(text, name)
+    if isinstance(item, RunResult) or not legal.lists_actions(suite.games()[item.game]):
+        return None
+    return _options(whatnext.what_next(item, suite.games()[item.game]))
+
+
+def readings(text: str, name: str = "ask.yaml") -> str | None:
+    """``readings`` of :func:`ask`, alone."""
+    item = suite.default().load_text(text, name)
+    return None if isinstance(item, RunResult) else _readings(item)
 
 
 def _errors(result: RunResult) -> list[dict[str, Any]]:
@@ -85,7 +102,9 @@ def _readings(scenario: Scenario) -> str | None:
     return None if found.own.result.verdict == "invalid" else report.readings_text(found)
 
 
-def _options(found: whatnext.WhatNext) -> dict[str, Any]:
+def _options(found: whatnext.WhatNext) -> dict[str, Any] | None:
+    if found.result.verdict in ("invalid", "error"):  # what `checker options` refuses
+        return None
     listed = whatnext.as_json(found)
     for option in listed["options"]:
         option["yaml"] = yaml_inline(option["action"])
@@ -125,9 +144,17 @@ def games() -> list[dict[str, Any]]:
     return [{"id": game.id, "title": game.title, "lists_actions": legal.lists_actions(game)} for game in suite.games().values()]
 
 
+def warm() -> None:
+    """Ask about each game's new scenario once: every game's modules imported, its data read, the validators made (what
+    the website's bundle keeps in its data cache, and the browser in its snapshot of the engine's memory)."""
+    for game in suite.games().values():
+        if game.starter:
+            ask(start(game.id))
+
+
 CALLS: dict[str, Callable[..., Any]] = {
     "ask": ask, "start": start, "with_action": with_action, "without_last_action": without_last_action,
-    "as_dispute": as_dispute, "games": games,
+    "as_dispute": as_dispute, "games": games, "warm": warm, "options": options, "readings": readings,
 }
 
 

@@ -54,7 +54,7 @@ def what_next(scenario: Scenario, game: AnyGame, after: int | None = None) -> Wh
                          expected=f"a number from 0 (the start) to {count}")
     after = count if after is None else after
     result = run(scenario, game, keep_starts=True)
-    if not result.starts:  # refused at setup, or invalid: nothing may be done
+    if len(result.starts) <= after:  # refused at setup, or stopped before that action (invalid): nothing may be done
         return WhatNext(result, None, (), after)
     state = result.starts[after].state
     step = getattr(state, "step", None)

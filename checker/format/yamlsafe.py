@@ -26,9 +26,11 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from checker.engine.errors import DataPath, InputError, Position
 from checker.engine.files import not_a_file, read_regular
+from checker.format.yamlwording import AT_THE_BACKSLASH, libyaml_words
 
 #: LibYAML's parser when PyYAML was built with it (its wheels are), else the pure-Python one.
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_PURE = Loader is yaml.SafeLoader  # its errors are then given LibYAML's words: the same message from either
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 50_000
@@ -120,14 +122,17 @@ def _load_marked(text: str) -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
-        raise InputError(
-            f"YAML syntax: {problem}", expected="well-formed YAML", position=_position(mark)
-        ) from None
+        position = _position(mark)
+        if _PURE:
+            problem = libyaml_words(problem, exc.context)
+            if problem == AT_THE_BACKSLASH and position is not None:
+                position = Position(position.line, position.column - 1)
+        raise InputError(f"YAML syntax: {problem}", expected="well-formed YAML", position=position) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
         at = exc.position
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
         raise InputError(
-            f"YAML syntax: {exc.reason} (character U+{code:04X})", expected="well-formed YAML",
+            f"YAML syntax: {libyaml_words(exc.reason, None) if _PURE else exc.reason} (character U+{code:04X})", expected="well-formed YAML",
             position=Position(text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1),
         ) from None
     except yaml.YAMLError as exc:

@@ -8,7 +8,8 @@ stand-ins for the two compiled ones (:mod:`checker.site.standins`), and ``cache/
 the games' index as JSON instead of parsing their YAML.
 
 The zip is the same bytes for the same sources (entries sorted, fixed dates and modes). It is kept in the data cache
-under a hash of its sources, so a build (or ``mkdocs serve``'s rebuild) makes it again only when one changed.
+under a hash of its sources, so a build (or ``mkdocs serve``'s rebuild) makes it again only when one changed; one
+unused for a day is removed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from importlib.metadata import distribution
 from pathlib import Path
@@ -43,16 +45,9 @@ STANDINS = Path(__file__).parent / "standins"
 LEFT_OUT_FOLDERS = {"__pycache__", "tests", "benchmarks"}
 LEFT_OUT_SUFFIXES = {".pyc", ".so", ".pyd", ".pyi"}
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+STALE = 24 * 3600  # seconds after its last use that a bundle of earlier sources is removed from the data cache
 #: What warms the bundle's data cache: every game's index, and a run of each game's new scenario.
-WARM = """
-from checker.commands import ask
-from checker.engine.errors import InputError
-for game in ask.games():
-    try:
-        ask.ask(ask.start(game["id"]))
-    except InputError:
-        pass
-"""
+WARM = "from checker.commands import ask; ask.warm()"
 
 
 def sources() -> dict[str, Path]:
@@ -89,18 +84,32 @@ def bundle() -> Path:
     folder = cache_folder()
     kept = folder / f"ask-engine-{digest.hexdigest()}.zip" if folder is not None else None
     if kept is not None and kept.is_file():
+        os.utime(kept)  # in use: not forgotten
         return kept
     with tempfile.TemporaryDirectory() as work:
         target = kept or Path(work) / "engine.zip"
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_suffix(".partial")
+        partial = target.with_name(f"{target.name}.{os.getpid()}.partial")  # builds at once each write their own
         _write(partial, files, _warm_cache(Path(work) / "cache"))
         partial.replace(target)
+        if folder is not None:
+            _forget_earlier(folder, time.time() - STALE)
         if kept is None:  # no data cache: a copy that outlives the temporary folder
             copy = Path(tempfile.mkdtemp()) / "engine.zip"
             copy.write_bytes(target.read_bytes())
             return copy
     return target
+
+
+def _forget_earlier(folder: Path, before: float) -> None:
+    """The bundles of earlier sources last used before ``before``: not needed again (a build still using one is
+    long done)."""
+    for earlier in folder.glob("ask-engine-*.zip"):
+        try:
+            if earlier.stat().st_mtime < before:
+                earlier.unlink()
+        except OSError:
+            pass
 
 
 def _warm_cache(folder: Path) -> dict[str, Path]:

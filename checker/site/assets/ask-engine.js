@@ -3,6 +3,7 @@
  *   import { loadEngine } from "<site>/assets/ask-engine.js";
  *   const engine = await loadEngine();   // rejects with an Error that says why it cannot run here
  *   const said = await engine.ask(text); // what checker.commands.ask.ask gives (see its docstring)
+ *   await engine.ask(text, name, false); // the verdict sooner: no readings, no options (engine.options(text) gives them)
  *
  * Pyodide (the Python interpreter built for WebAssembly) runs in a dedicated Web Worker (ask-worker.js), so the page
  * stays responsive; the worker loads the runtime and the engine's bundle from this site's own files.
@@ -80,7 +81,9 @@ function start(siteRoot) {
 
 function engine(call, timings) {
   return {
-    ask: (text, name) => call("ask", text, ...(name ? [name] : [])),
+    ask: (text, name = "ask.yaml", full = true) => call("ask", text, name, full),
+    options: (text, name = "ask.yaml") => call("options", text, name),
+    readings: (text, name = "ask.yaml") => call("readings", text, name),
     start: (game, question) => call("start", game, Boolean(question)),
     withAction: (text, action) => call("with_action", text, action),
     withoutLastAction: (text) => call("without_last_action", text),

@@ -1,22 +1,20 @@
-"""What the browser tests share: Debian's headless Chromium through Playwright, offline, a watched tab on a desktop
-or a phone screen, and axe-core's accessibility check. Its ``browser`` fixture is every test's (``tests/conftest.py`` loads this module as a
-plugin).
+"""What the browser tests share: Debian's headless Chromium through Playwright, and tabs that are offline.
 
 Every page load records console errors and every request; a request to any host other than this machine's loopback
-is aborted and fails the test.
+is aborted and fails the test. Its fixtures are registered by tests/conftest.py (``pytest_plugins``).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 from urllib.parse import urlparse
 
 import pytest
 
-if TYPE_CHECKING:
-    from tests.conftest import Site
+from tests.conftest import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -30,7 +28,7 @@ FLAGS = [
 def browser():
     from playwright.sync_api import sync_playwright
 
-    if not shutil.which("chromium") and not __import__("os").path.exists(CHROMIUM):
+    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):
         pytest.fail("Chromium is not installed: 'make test' installs Debian's chromium and chromium-driver")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -50,6 +48,17 @@ VIEWPORTS = {
     "desktop": {"viewport": {"width": 1366, "height": 768}},
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2},
 }
+
+
+@pytest.fixture
+def tab(browser) -> Iterator[Watched]:
+    yield from watched_tab(browser, VIEWPORTS["desktop"])
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def any_tab(browser, request) -> Iterator[Watched]:
+    """A tab on a 1366 × 768 desktop screen, then on a 390 px wide phone."""
+    yield from watched_tab(browser, VIEWPORTS[request.param], request.param)
 
 
 def watched_tab(browser, options: dict, name: str = "desktop") -> Iterator[Watched]:
@@ -82,6 +91,8 @@ def open_page(tab: Watched, site: Site, path: str) -> None:
     if tab.page.locator(".rk-graph-box").count():
         tab.page.wait_for_selector("html[data-rk-graphs=drawn]", state="attached")
 
+
+# --- Readable and reachable by everyone: axe-core, tap targets, inputs ------------------------------------------------
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # from the npm registry (package.json), never committed
 #: What a finger or a pointer aims at (a graph's canvas is explored with its own controls).
