@@ -261,3 +261,19 @@ def test_a_card_from_the_picker_goes_into_the_state(desktop: Watched, site: Site
     click(desktop, "#rk-ask-put")
     state = yaml.safe_load(desktop.page.locator("#rk-ask-text").input_value())
     assert "Counter" in state["initial"]["players"]["B"]["hand"]
+
+
+def test_the_yaml_downloads_under_its_id_and_copies_as_a_dispute(desktop: Watched, site: Site) -> None:
+    from checker.commands.ask import as_dispute
+
+    desktop.page.goto(f"{site.base}{MR}/ask/#from=counter-rounding")
+    wait_ready(desktop, "counter-rounding")
+    text = desktop.page.locator("#rk-ask-text").input_value()
+    with desktop.page.expect_download() as download:
+        desktop.page.locator("#rk-ask-download").click()
+    assert download.value.suggested_filename == "counter-rounding.yaml"
+    assert Path(download.value.path()).read_text(encoding="utf-8") == text
+    desktop.page.locator("#rk-ask-dispute").click()
+    desktop.page.wait_for_function("document.getElementById('rk-ask-copied').textContent !== ''", timeout=ANSWERED)
+    assert f"scenarios/{MR}/counter-rounding.yaml" in desktop.page.locator("#rk-ask-copied").inner_text()
+    assert desktop.page.evaluate("navigator.clipboard.readText()") == as_dispute(text)
