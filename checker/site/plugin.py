@@ -183,7 +183,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]
         if self.config.jobs is not None:
             self.played.jobs = self.config.jobs
         if config.nav is not None:
-            config.nav[1:1] = [{game.title: f"{game.id}/index.md"} for game in games().values()]
+            config.nav[1:1] = [{game.title: [{"Overview": f"{game.id}/index.md"}, {"Ask": f"{game.id}/ask.md"}]} for game in games().values()]
         config.extra_javascript.extend(c.ExtraScriptValue(path) for path in ("assets/rulings.js", "assets/pairs.js"))  # rulings.js loads Cytoscape.js where a page has a graph
         config.extra_css.append("assets/rulings.css")
         config.theme.dirs.insert(0, str(THEME))
