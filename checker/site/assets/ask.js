@@ -30,6 +30,8 @@ function element(tag, attributes = {}, ...children) {
 function state(where) {
   html.dataset.rkAsk = where;
   for (const button of document.querySelectorAll("#rk-ask button")) button.disabled = where === "busy";
+  const entity = where === "busy" ? null : chosen();
+  if (entity && !entity.card) $("rk-ask-put").disabled = true;  // a rule concept is not put into a state
 }
 
 function say(message) {
@@ -82,6 +84,10 @@ function show(answer) {
   const result = answer.result || {};
   const verdict = $("rk-ask-verdict");
   verdict.replaceChildren();
+  if (!result.verdict && (answer.errors || []).length) {
+    verdict.append(element("p", {}, element("span", { class: "rk-verdict rk-invalid", "data-verdict": "invalid", text: LABELS.invalid }),
+      " The file is not a valid scenario: each mistake is shown at its line, under the YAML."));
+  }
   if (result.verdict) {
     verdict.append(element("p", {}, element("span", { class: `rk-verdict rk-${result.verdict}`, "data-verdict": result.verdict, text: LABELS[result.verdict] || result.verdict })));
   }
