@@ -3,10 +3,10 @@
  * Messages in: {load: {assets}} once, then {id, name, args}; out: {ready, timings | error} once, then
  * {id, ok, value | error}. Calls are answered one at a time, in order.
  *
- * A later visit starts from a snapshot of the engine's memory: on a first visit, once the first answer is sent, every
- * game is made ready (checker.commands.ask.warm) and Pyodide's memory is kept in the Cache API, under the hash of the
- * engine's bundle; a later visit restores it instead of starting Python and importing the engine again. A snapshot
- * that does not restore (another Pyodide build) is dropped and the engine starts afresh.
+ * A later visit starts from a snapshot of the engine's memory: on a first visit, once the first answer is sent,
+ * every game is made ready (checker.commands.ask.warm) and Pyodide's memory is kept in the Cache API, under
+ * Pyodide's version and the hash of the engine's bundle; a later visit restores it instead of starting Python and
+ * importing the engine again. A snapshot that does not restore is dropped and the engine starts afresh.
  */
 const ENGINE = "/home/pyodide/rulings";
 const SNAPSHOTS = "rulings-engine-snapshots";
@@ -40,9 +40,9 @@ async function load(assets) {
   const response = await fetch(new URL("ask/engine.zip", assets));
   if (!response.ok) throw new Error(`the engine's bundle could not be fetched (HTTP ${response.status})`);
   const bundle = new Uint8Array(await response.arrayBuffer());
-  const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
+  const { loadPyodide, version } = await import(new URL("pyodide.mjs", runtime).href);
   const options = { indexURL: runtime, env: { RULINGS_CACHE: ENGINE + "/cache" } };
-  const key = new URL(`ask/snapshot-${await digest(bundle)}`, assets).href;
+  const key = new URL(`ask/snapshot-${version}-${await digest(bundle)}`, assets).href;
   const store = self.caches ? await self.caches.open(SNAPSHOTS).catch(() => null) : null;
   const kept = store ? await store.match(key) : undefined;
   let pyodide = null, dropped = null;
