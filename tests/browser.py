@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlparse
 
@@ -15,6 +16,7 @@ import pytest
 
 from tests.conftest import Site
 
+ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -88,3 +90,23 @@ def open_page(tab: Watched, site: Site, path: str) -> None:
     tab.page.wait_for_load_state("networkidle")
     if tab.page.locator(".rk-graph-box").count():
         tab.page.wait_for_selector("html[data-rk-graphs=drawn]", state="attached")
+
+
+# --- Readable and reachable by everyone: axe-core, tap targets, inputs ------------------------------------------------
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # from the npm registry (package.json), never committed
+#: What a finger or a pointer aims at (a graph's canvas is explored with its own controls).
+TARGETS = """() => [...document.querySelectorAll('a[href], button, input, select, summary, label:has(input)')]
+  .filter(e => e.offsetParent !== null && !e.closest('.rk-graph, .md-sidebar, .md-header__option, .md-search'))
+  .map(e => ({what: e.outerHTML.slice(0, 80), height: e.getBoundingClientRect().height,
+              font: parseFloat(getComputedStyle(e).fontSize),
+              field: e.tagName === 'SELECT' || (e.tagName === 'INPUT' && !['checkbox', 'radio'].includes(e.type))}))
+  .filter(t => t.height > 0)"""
+
+
+def axe_violations(tab: Watched) -> list[dict]:
+    tab.page.add_script_tag(path=str(AXE))
+    return tab.page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+             .filter(v => v.impact === 'serious' || v.impact === 'critical')
+             .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))""")

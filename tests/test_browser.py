@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.browser import VIEWPORTS, Watched, open_page
+from tests.browser import AXE, TARGETS, VIEWPORTS, Watched, axe_violations, open_page
 from tests.conftest import Site
 
 pytestmark = pytest.mark.browser
@@ -769,27 +769,9 @@ def test_dark_mode_follows_the_system(browser, site: Site) -> None:
 
 # --- Readable and reachable by everyone: axe-core, tap targets, inputs, on every page kind --------------------------
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # from the npm registry (package.json), never committed
 #: The pages of every kind a reader meets, on the real corpus.
 EVERY_KIND = {**PAGE_KINDS, "rulings": "zatch-bell/rulings/", "pair": f"{MR}/pairs/card-hide--monster-mocchi/",
               "facts": f"{MR}/facts/", "full list": "zatch-bell/lists/scenarios/", "format": "scenario-format/"}
-#: What a finger or a pointer aims at (a graph's canvas is explored with its own controls).
-TARGETS = """() => [...document.querySelectorAll('a[href], button, input, select, summary, label:has(input)')]
-  .filter(e => e.offsetParent !== null && !e.closest('.rk-graph, .md-sidebar, .md-header__option, .md-search'))
-  .map(e => ({what: e.outerHTML.slice(0, 80), height: e.getBoundingClientRect().height,
-              font: parseFloat(getComputedStyle(e).fontSize),
-              field: e.tagName === 'SELECT' || (e.tagName === 'INPUT' && !['checkbox', 'radio'].includes(e.type))}))
-  .filter(t => t.height > 0)"""
-
-
-def axe_violations(tab: Watched) -> list[dict]:
-    tab.page.add_script_tag(path=str(AXE))
-    return tab.page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-             .filter(v => v.impact === 'serious' || v.impact === 'critical')
-             .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))""")
-
-
 @pytest.mark.parametrize("kind", sorted(EVERY_KIND))
 def test_no_serious_accessibility_violation_on_any_page_kind(any_tab: Watched, site: Site, kind: str) -> None:
     assert AXE.is_file(), "axe-core is missing: 'npm ci' installs it from the npm registry"

@@ -105,6 +105,10 @@ class GameView:
     def disputes_page(self) -> str:
         return page(self.id, "disputes")
 
+    def ask_page(self) -> str:
+        """Where a reader sets up a situation and asks the engine about it."""
+        return page(self.id, "ask")
+
     def rulings_page(self) -> str:
         return page(self.id, "rulings", "index")
 

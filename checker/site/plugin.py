@@ -55,7 +55,9 @@ THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
 GAMES = Path(__file__).parent.parent / "games"
 VENDOR = {"assets/vendor/cytoscape.min.js": "cytoscape/dist/cytoscape.min.js"}
 OURS = {"assets/search.js": "search.js", "assets/rulings.js": "rulings.js", "assets/pairs.js": "pairs.js", "assets/rulings.css": "rulings.css",
-        "assets/ask-engine.js": "ask-engine.js", "assets/ask-worker.js": "ask-worker.js"}
+        "assets/ask-engine.js": "ask-engine.js", "assets/ask-worker.js": "ask-worker.js", "assets/ask.js": "ask.js",
+        "assets/ask.css": "ask.css"}
+VENDOR_FOLDERS = {"assets/vendor/yaml": "yaml/browser/dist"}  # a library of ES modules, loaded by the Ask page alone
 SEARCH_INDEX = "search/search_index.json"
 
 
@@ -182,7 +184,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]
         if self.config.jobs is not None:
             self.played.jobs = self.config.jobs
         if config.nav is not None:
-            config.nav[1:1] = [{game.title: f"{game.id}/index.md"} for game in games().values()]
+            config.nav[1:1] = [{game.title: [{"Overview": f"{game.id}/index.md"}, {"Ask": f"{game.id}/ask.md"}]} for game in games().values()]
         config.extra_javascript.extend(c.ExtraScriptValue(path) for path in ("assets/rulings.js", "assets/pairs.js"))  # rulings.js loads Cytoscape.js where a page has a graph
         config.extra_css.append("assets/rulings.css")
         config.theme.dirs.insert(0, str(THEME))
@@ -222,6 +224,11 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]
             if not path.exists():
                 raise PluginError(f"{path} is missing: run 'make run' or 'npm ci' to install the front-end packages")
             files.append(File.generated(config, target, abs_src_path=str(path)))
+        for target, source in VENDOR_FOLDERS.items():
+            if not (modules / source).is_dir():
+                raise PluginError(f"{modules / source} is missing: run 'make run' or 'npm ci' to install the front-end packages")
+            for path in sorted((modules / source).rglob("*.js")):
+                files.append(File.generated(config, f"{target}/{path.relative_to(modules / source).as_posix()}", abs_src_path=str(path)))
         for target, source in OURS.items():
             files.append(File.generated(config, target, abs_src_path=str(ASSETS / source)))
         self._add_engine(files, config, modules)

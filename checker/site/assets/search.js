@@ -79,7 +79,7 @@
   window.Worker.prototype = Native.prototype;
 
   /* The game whose pages these are: the first folder of the page's address under the site, if the navigation
-     has an entry for it. */
+     has an entry for it, and the game's title. */
   function currentGame() {
     var config = document.getElementById("__config");
     var base = new URL(config ? JSON.parse(config.textContent).base : ".", window.location.href);
@@ -91,7 +91,11 @@
     var entry = Array.prototype.find.call(document.querySelectorAll(".md-nav__link[href]"), function (a) {
       return a.href === home;
     });
-    return entry ? { folder: folder, title: entry.textContent.trim() } : null;
+    if (!entry) { return null; }
+    /* A game's entry is a section (its overview, its Ask page): the section's title is the game's. */
+    var section = entry.closest(".md-nav__item--nested");
+    var heading = section && section.querySelector(".md-nav__link");
+    return { folder: folder, title: (heading || entry).textContent.trim() };
   }
 
   /* The tick box, above the results, on a game's pages only. */

@@ -26,6 +26,7 @@ def game_page(view: GameView) -> WrittenPage:
         f"({counts['ambiguous']} ambiguous), {plural(counts['scenarios'], 'scenario')}, {counts['passing']} passing; "
         f"{plural(counts['rulings'] - counts['testable'], 'passage')} of the source that state no testable rule "
         f"{a(here, view.rulings_page(), 'listed apart', anchor=NOT_TESTABLE)}. "
+        f"{a(here, view.ask_page(), 'Ask about a situation')} · "
         f"{a(here, 'coverage.md', 'Coverage')} · {a(here, view.disputes_page(), 'Disputes')} · "
         f"{a(here, view.vocabulary_page(), 'What a scenario can say')} · "
         f"{a(here, view.facts_page(), 'Facts it can assert and defaults')}</p>",

@@ -15,7 +15,7 @@ from checker.site.model import GameView
 from checker.commands.answer import player_title
 from checker.site.pages.answer import lead
 from checker.site.pages.kit import (
-    a, code_block, esc, fact_cell, status_badge, table, trace_text, verdict_with_readings, yaml_cell,
+    a, code_block, esc, fact_cell, href, status_badge, table, trace_text, verdict_with_readings, yaml_cell,
 )
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
@@ -34,7 +34,8 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     ruling_link = _ruling_links(view, here)
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, shown)} · {status_badge(scenario.status)}"
-        + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags) + "</p>",
+        + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags)
+        + f' · <a class="rk-ask-link" href="{esc(href(here, view.ask_page()))}#from={esc(scenario.id)}">Ask about a variation</a></p>',
         lead(view, here, result),
         _invented(view, shown),
         '<h2 id="the-engines-work">The engine\'s work in full</h2>',

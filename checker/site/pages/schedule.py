@@ -11,6 +11,7 @@ from typing import Callable
 
 from checker.run import batch
 from checker.site.model import GameView, SiteModel
+from checker.site.pages.ask import ask_page
 from checker.site.pages.coverage import coverage_page
 from checker.site.pages.disputes import disputes_page, game_disputes_page
 from checker.site.pages.entity import entity_page
@@ -109,6 +110,7 @@ def _page_makers(view: GameView, own_page: OwnPages) -> dict[str, Callable[[], W
         view.vocabulary_page(): functools.partial(vocabulary_page, view),
         view.facts_page(): functools.partial(facts_page, view),
         view.rulings_page(): functools.partial(rulings_page, view),
+        view.ask_page(): functools.partial(ask_page, view),
     }
     for ruling in view.game.catalogue.rulings:
         makers[view.ruling_page(ruling.id)] = functools.partial(ruling_page, view, ruling)
