@@ -10,6 +10,13 @@ const gamePage = new URL(`${data.game}/`, root).href;
 const $ = (id) => document.getElementById(id);
 const html = document.documentElement;
 const LABELS = { pass: "PASS", fail: "FAIL", question: "ANSWER", invalid: "INVALID", error: "ERROR" };
+/** What the status line says once the engine has played the scenario, by its verdict. */
+const SAID = {
+  pass: "Checked: what the scenario expects follows from the rules (PASS).",
+  fail: "Checked: what the scenario expects does not follow from the rules (FAIL). See where below.",
+  question: "Answered: the engine played it by the rules; the answer is below.",
+  error: "The engine could not play this scenario (ERROR): see the message below.",
+};
 const SLUG = /^[a-z0-9][a-z0-9.-]*$/;
 
 let engine = null;
@@ -111,7 +118,7 @@ function show(answer) {
   showOptions(answer.options || null);
   asked += 1;
   html.dataset.rkAskAsked = String(asked);
-  say(result.verdict ? `Answered: ${LABELS[result.verdict] || result.verdict}.` : "The scenario has mistakes: see them beside its lines below.");
+  say(SAID[result.verdict] || "The scenario has mistakes: see them beside its lines below.");
 }
 
 function rulingLink(ruling) {
@@ -387,9 +394,9 @@ async function startFrom(from) {
     $("rk-ask-from").replaceChildren("From the scenario ", link, ": change it, play other actions, ask again.");
     $("rk-ask-from").dataset.from = from;
   } else {
-    $("rk-ask-from").textContent = "An empty board.";
+    $("rk-ask-from").textContent = "The game's starting position, with the opening actions of its starter scenario.";
     $("rk-ask-from").dataset.from = "";
-    await change(() => engine.start(data.game, true), "Setting up an empty board…");
+    await change(() => engine.start(data.game, true), "Setting up the starting position…");
   }
 }
 

@@ -99,7 +99,7 @@ def _start_controls() -> str:
         '<h2 id="rk-ask-start-heading">The situation</h2>'
         '<p id="rk-ask-from"></p>'
         '<div class="rk-ask-buttons">'
-        '<button type="button" id="rk-ask-empty">Start from an empty board</button>'
+        '<button type="button" id="rk-ask-empty">Start from the starting position</button>'
         '<button type="button" id="rk-ask-initial">Back to the initial state</button>'
         '<button type="button" id="rk-ask-undo">Undo last action</button>'
         "</div></section>"
