@@ -650,3 +650,34 @@ def test_fields_do_not_make_a_phone_zoom_and_every_target_is_24_px_tall(any_tab:
     assert [t["what"] for t in targets if t["field"] and t["font"] < 16] == []
     if any_tab.name == "phone":
         assert [t["what"] for t in targets if t["height"] < 24] == []
+
+
+def test_the_answer_is_on_the_first_screen(any_tab: Watched, site: Site) -> None:
+    """On a phone as on a desktop, the question and the answer sit under the title, above the fold."""
+    for path in (f"{MR}/scenarios/last-man-revived-question/", f"{MR}/scenarios/counter-rounding/"):
+        open_page(any_tab, site, path)
+        box = any_tab.page.locator(".rk-lead .rk-reply").first.bounding_box()
+        assert box is not None and box["y"] < any_tab.page.viewport_size["height"] - 40, (any_tab.name, path, box)
+
+
+ONE_LINE_PER_PIECE = """() => [...document.querySelectorAll('a.rk-id')].slice(0, 80).flatMap(link =>
+  [...link.childNodes].filter(node => node.nodeType === Node.TEXT_NODE).map(node => {
+    const range = document.createRange(); range.selectNodeContents(node);
+    const lines = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+    return lines.size > 1 ? node.textContent : null;
+  })).filter(Boolean)"""
+
+
+def test_coverage_ruling_ids_break_only_after_a_dot(any_tab: Watched, site: Site) -> None:
+    open_page(any_tab, site, "coverage/")
+    assert any_tab.page.locator("a.rk-id").count() > 80
+    assert any_tab.page.evaluate(ONE_LINE_PER_PIECE) == []
+
+
+def test_a_short_heading_takes_one_line(any_tab: Watched, site: Site) -> None:
+    """The heading's hidden permalink does not wrap to a blank second line on a narrow screen."""
+    open_page(any_tab, site, f"{ZB}/")
+    heights = any_tab.page.evaluate("""() => [...document.querySelectorAll('.md-typeset h2')].filter(h =>
+        h.textContent.replace('¶', '').trim().length < 25).map(h =>
+        h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight))""")
+    assert heights and max(heights) < 1.5, heights

@@ -20,11 +20,15 @@ the verbatim quote, and a status:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
 from checker.engine.datafile import read_yaml
+
+CONTENTS_ENTRY = re.compile(r"\.{4,} *[0-9]+")  # "Spell Book Construction..... 3"
+CONTENTS_ENTRIES = 2  # entries that make a passage a table of contents
 
 Status = Literal["rule", "trivia", "example", "ambiguous", "not-testable"]
 STATUSES: tuple[Status, ...] = ("rule", "trivia", "example", "ambiguous", "not-testable")
@@ -63,6 +67,11 @@ class Ruling:
     @property
     def reading_names(self) -> tuple[str, ...]:
         return tuple(reading.name for reading in self.readings)
+
+    @property
+    def is_contents(self) -> bool:
+        """Whether the passage is part of a table of contents: headings with dot leaders to page numbers."""
+        return len(CONTENTS_ENTRY.findall(self.quote)) >= CONTENTS_ENTRIES
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,13 @@ from checker.site.pages.lists import CAPPED, Listing, capped
 from checker.site.pages.ruling import depending_listing
 from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
-from checker.commands.summary import Shown
+from checker.commands.answer import fact_sentence
+from checker.commands.summary import Compared, Shown
 
 DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
-SIDE_BY_SIDE_SHOWN = 3  # scenarios compared in full per ambiguous ruling on the disputes page
+SIDE_BY_SIDE_SHOWN = 3
+READING_FACTS = 4  # facts a reading's sentence names on the disputes page
+OUTCOME_FACTS = ("winner", "loser")  # facts named first in a reading's sentence: who won  # scenarios compared in full per ambiguous ruling on the disputes page
 
 
 INTRODUCTION = ("<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
@@ -125,7 +128,27 @@ def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     refused = [esc(words) for words in compared.refused]
     rows.append(["<i>refused actions</i>", *refused])
     summary = _difference_summary(differing, len(set(refused)) > 1)
-    return f'<p class="rk-difference">{esc(summary)}</p>' + table(head, rows)
+    return (_readings_in_words(view, compared, ruling) + f'<details class="rk-facts"><summary>{esc(summary)} '
+            "The facts side by side</summary>" + table(head, rows) + "</details>")
+
+
+def _readings_in_words(view: GameView, compared: Compared, ruling: Ruling) -> str:
+    """One sentence per reading: what it gives (the facts the readings change, in words) and what it refuses."""
+    if not compared.facts and len(set(compared.refused)) <= 1:
+        return '<p class="rk-readings-said">Every reading gives the same outcome.</p>'
+    default = ruling.default_reading if ruling.readings else ""
+    outcome_first = sorted(compared.facts, key=lambda path: path.rsplit(".", 1)[-1] not in OUTCOME_FACTS)
+    sentences = []
+    for branch, reading in enumerate(compared.readings):
+        facts = [fact_sentence(view.game.id, path, compared.facts[path][branch][1]) for path in outcome_first
+                 if compared.facts[path][branch][0]][:READING_FACTS]
+        more = len(compared.facts) - READING_FACTS
+        gives = "; ".join(facts) + (f"; and {plural(more, 'other fact')}" if more > 0 else "") if facts else "the same facts"
+        refusal = compared.refused[branch]
+        refuses = f" It refuses: {refusal}." if refusal and refusal != "—" else " It refuses nothing."
+        label = f"<b>{esc(reading)}</b>" + (" (the default reading)" if reading == default else "")
+        sentences.append(f"<li>Read as {label}: {esc(gives)}.{esc(refuses)}</li>")
+    return f'<ul class="rk-readings-said">{"".join(sentences)}</ul>'
 
 
 def _difference_summary(facts: list[str], refusals_differ: bool) -> str:

@@ -66,8 +66,9 @@ SOURCE_QUOTES_SHOWN = 8  # passages of the source naming an entity quoted in ful
 
 
 def _in_the_source(view: GameView, here: str, entity: Entity) -> str:
-    """The source's own words about it: every ruling whose quote names it, the first quoted in full."""
-    found = naming(view.game, entity[1])
+    """The source's own words about it: every ruling whose quote names it, the first quoted in full; a table of
+    contents naming it says nothing of it and is left out."""
+    found = [r for r in naming(view.game, entity[1]) if not r.is_contents]
     if not found:
         return ""
     items = "".join(

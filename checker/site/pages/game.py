@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Iterable
 
 from checker.engine.catalogue import MUST_BE_COVERED, Ruling
@@ -21,9 +20,10 @@ def game_page(view: GameView) -> WrittenPage:
     here = view.home()
     catalogue = view.game.catalogue
     counts = view.counts()
+    contents = {ruling.section for ruling in catalogue.rulings if ruling.is_contents}  # the source's table of contents
     body = [
         f"<p>Source: <code>{esc(catalogue.document)}</code>. {plural(counts['testable'], 'testable ruling')} "
-        f"({counts['ambiguous']} ambiguous), {plural(counts['scenarios'], 'scenario')}, {counts['passing']} passing; "
+        f"({counts['ambiguous']} ambiguous), {plural(counts['scenarios'], 'scenario')}: {_verdicts(view, here, counts)}; "
         f"{plural(counts['rulings'] - counts['testable'], 'passage')} of the source that state no testable rule "
         f"{a(here, view.rulings_page(), 'listed apart', anchor=NOT_TESTABLE)}. "
         f"{a(here, 'coverage.md', 'Coverage')} · {a(here, view.disputes_page(), 'Disputes')} · "
@@ -40,7 +40,7 @@ def game_page(view: GameView) -> WrittenPage:
         "<ul>" + "".join(
             f"<li>{a(here, view.rulings_page(), ' › '.join(section), anchor=anchor)} "
             f"({plural(len(rulings), 'ruling')})</li>"
-            for section, anchor, rulings in sections(testable(catalogue.rulings))) + "</ul>",
+            for section, anchor, rulings in sections(testable(catalogue.rulings)) if section not in contents) + "</ul>",
     ]
     body.append("<h2>Entities</h2>")
     by_kind: dict[str, list[Entity]] = {}
@@ -57,18 +57,36 @@ def game_page(view: GameView) -> WrittenPage:
     return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
 
 
+def _verdicts(view: GameView, here: str, counts: dict[str, int]) -> str:
+    """How many scenarios pass, how many questions are answered, how many passes rest on a default reading of an
+    ambiguous ruling, and how many scenarios are disputed, the last two linked to the game's disputes."""
+    said = [f"{counts['passing']} pass"]
+    if counts["answered"]:
+        said.append(plural(counts["answered"], "question") + " answered")
+    if counts["on_default_reading"]:
+        said.append(a(here, view.disputes_page(), f"{counts['on_default_reading']} of the passes rest on a default reading "
+                      "of an ambiguous ruling", anchor=f"{view.id}-ambiguous"))
+    if counts["disputed"]:
+        said.append(a(here, view.disputes_page(), f"{counts['disputed']} disputed", anchor=f"{view.id}-open"))
+    return ", ".join(said)
+
+
 def sections(rulings: Iterable[Ruling]) -> list[tuple[tuple[str, ...], str, list[Ruling]]]:
-    """The catalogue's rulings in runs of one section, each with the anchor of its heading on the rulings page."""
+    """The catalogue's rulings by section, in the order the sections first appear (a section the source heads twice
+    is one), each with the anchor of its heading on the rulings page."""
+    by_section: dict[tuple[str, ...], list[Ruling]] = {}
+    for ruling in rulings:
+        by_section.setdefault(ruling.section, []).append(ruling)
     runs: list[tuple[tuple[str, ...], str, list[Ruling]]] = []
     taken: set[str] = set()
-    for section, members in itertools.groupby(rulings, key=lambda ruling: ruling.section):
+    for section, members in by_section.items():
         base = anchor = slug(" ".join(section)) or "section"
         repeat = 1
         while anchor in taken:
             repeat += 1
             anchor = f"{base}-{repeat}"
         taken.add(anchor)
-        runs.append((section, anchor, list(members)))
+        runs.append((section, anchor, members))
     return runs
 
 

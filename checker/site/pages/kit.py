@@ -57,6 +57,11 @@ def a(here: str, there: str, text: Any, css: str = "", *, anchor: str = "") -> s
     return f'<a href="{esc(href(here, there) + fragment)}"{klass}>{esc(text)}</a>'
 
 
+def id_link(here: str, there: str, identifier: str) -> str:
+    """A link whose text is an id (``zb.battle.compare``) that a narrow screen may break after a dot, nowhere else."""
+    return f'<a class="rk-id" href="{esc(href(here, there))}">{esc(identifier).replace(".", ".<wbr>")}</a>'
+
+
 def plural(count: int, word: str, words: str | None = None) -> str:
     """'1 interaction', '2 interactions'; ``words`` for an irregular plural."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
