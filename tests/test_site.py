@@ -263,7 +263,7 @@ def test_a_scenario_page_leads_with_the_question_and_the_answer_in_words(site: S
     assert "<pre>" not in lead and "mr.rounding.counter" not in lead.split('id="why"')[0]
     assert "Rulings the engine's trace cites" in rest and "Scenario file" in rest and "rk-trace" in rest
     question = scenario_page_body(site, MR, "last-man-revived-question")
-    lead = question.split('id="the-engines-work"')[0]
+    lead = question.split('id="the-engines-work"')[0].split('class="rk-lead"')[1]
     assert "The question.</strong> Can a monster KO&#x27;d and revived" in lead and "Question:" not in lead
     answer = lead[lead.index("The answer.</strong>"):lead.index("The situation.")]
     assert answer.startswith("The answer.</strong> Yes: the rules accept the last action (Player A: attack") and "default reading" in answer
@@ -319,11 +319,6 @@ def test_disputes_say_each_reading_in_a_sentence_and_fold_the_facts_away(site: S
     assert "Read as <b>battle-icon</b> (the default reading):" in body
     assert all(body.rindex("<details", 0, m.start()) > body.rindex("</details>", 0, m.start())
                for m in re.finditer("<table", body) if "</details>" in body[:m.start()])
-
-
-def test_ruling_ids_in_the_coverage_table_break_only_after_a_dot(site: Site) -> None:
-    coverage = (site.folder / "coverage" / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'<a class="rk-id" href="[^"]+">mm\.<wbr>[a-z-]+\.<wbr>', coverage)
 
 
 def test_a_table_of_contents_is_neither_a_section_nor_what_the_source_says_of_a_concept(site: Site) -> None:
@@ -540,3 +535,24 @@ def test_a_site_played_on_two_processes_is_the_site_played_on_one() -> None:
         return {source: page if isinstance(page, str) else page.digest for source, page in pages.items()}
 
     assert digests(2) == digests(1)
+
+
+def test_a_ruling_page_is_headed_by_its_words_with_its_id_as_a_chip(site: Site) -> None:
+    body = page_body(site.folder / ZB / "rulings" / "zb.battle.compare" / "index.html")
+    heading = body[body.index("<h1"):body.index("</h1>")]
+    assert not re.sub(r"<[^>]+>", "", heading.split(">", 1)[1]).startswith("zb.") and '<code class="rk-id-chip">zb.battle.compare</code>' in heading
+
+
+def test_excerpts_end_between_words() -> None:
+    from checker.site.pages.kit import excerpt
+
+    cut = excerpt("Pay 2 MP to turn each page of the Spell Book during the START PHASE", 40)
+    assert cut == "Pay 2 MP to turn each page of the Spell…" and len(cut) <= 40
+    assert excerpt("short", 40) == "short"
+
+
+def test_contributor_material_is_gathered_apart_from_a_players_path(site: Site) -> None:
+    home = page_body(site.folder / "index.html")
+    assert home.index('id="for-contributors"') < home.index("<details><summary>") < home.index("checker check FILE")
+    game = page_body(site.folder / ZB / "index.html")
+    assert "vocabulary/" not in game.split("</p>")[0] and game.index('id="for-contributors"') < game.index('href="vocabulary/"')

@@ -154,10 +154,11 @@ def decisive_steps(result: RunResult) -> list[TraceStep]:
 
 
 def action_sentence(action: Mapping[str, Any]) -> str:
-    """An action as a sentence: 'Player A: attack, with monster Golem, card Big Punch, target Naga.'"""
+    """An action as a sentence: 'Player A: attack, with monster Golem, card Big Punch and target Naga.'"""
     data = dict(action)
     who = data.pop("player", None)
-    name = str(data.pop("action", "")).replace("_", " ")
-    rest = ", ".join(f"{str(key).replace('_', ' ')} {in_words(value)}" for key, value in data.items())
-    sentence = f"{name} ({rest})" if rest else name
+    name = str(data.pop("action", "")).replace("_", " ").replace("-", " ")
+    given = [f"{str(key).replace('_', ' ')} {in_words(value)}" for key, value in data.items()]
+    rest = ", ".join(given[:-1]) + f" and {given[-1]}" if len(given) > 1 else "".join(given)
+    sentence = f"{name}, with {rest}" if rest else name
     return (f"Player {who}: {sentence}" if who is not None else sentence[:1].upper() + sentence[1:]) + "."

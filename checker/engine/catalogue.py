@@ -27,8 +27,7 @@ from typing import Any, Literal, Mapping
 
 from checker.engine.datafile import read_yaml
 
-CONTENTS_ENTRY = re.compile(r"\.{4,} *[0-9]+")  # "Spell Book Construction..... 3"
-CONTENTS_ENTRIES = 2  # entries that make a passage a table of contents
+CONTENTS_LEADER = re.compile(r"\.{5,}")  # "Spell Book Construction..... 3": no sentence has five dots in a row
 
 Status = Literal["rule", "trivia", "example", "ambiguous", "not-testable"]
 STATUSES: tuple[Status, ...] = ("rule", "trivia", "example", "ambiguous", "not-testable")
@@ -70,8 +69,8 @@ class Ruling:
 
     @property
     def is_contents(self) -> bool:
-        """Whether the passage is part of a table of contents: headings with dot leaders to page numbers."""
-        return len(CONTENTS_ENTRY.findall(self.quote)) >= CONTENTS_ENTRIES
+        """Whether the passage is part of a table of contents: headings with dot leaders to their page numbers."""
+        return CONTENTS_LEADER.search(self.quote) is not None
 
 
 @dataclass(frozen=True)

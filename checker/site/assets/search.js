@@ -4,11 +4,12 @@
      of them in full, then the others, in the theme's order otherwise:
      the theme matches each word as the start of a longer one, so "Battle In" would find the pages about Injury
      before the "Battle In" rulings.
+   - until the index is loaded, the results say so ("Loading the search index…"), not "Type to start searching".
    The theme talks to its worker in messages (a query, then its results): this script, run before the theme's,
    sees each query and orders (and, limited to a game, filters) its results. */
 (function () {
   "use strict";
-  var QUERY = 2, RESULT = 3;  // the theme's message types
+  var READY = 1, QUERY = 2, RESULT = 3;  // the theme's message types
   var Native = window.Worker;
   var scope = null;  // the folder of the game search is limited to, when it is
   var asked = [];  // the queries sent and not yet answered, oldest first: the worker answers them in turn
@@ -52,6 +53,7 @@
 
   function answer(event) {
     var message = event.data;
+    if (message && message.type === READY) { document.documentElement.setAttribute("data-rk-search-ready", ""); }
     if (!message || message.type !== RESULT || !message.data || !Array.isArray(message.data.items)) { return event; }
     var query = asked.length ? asked.shift() : "";
     document.documentElement.setAttribute("data-rk-searched", query);  // the query last answered

@@ -5,7 +5,7 @@ from __future__ import annotations
 from checker.engine.catalogue import MUST_BE_COVERED
 from checker.commands.interactions import most_connected, open_questions
 from checker.site.model import SiteModel
-from checker.site.pages.kit import a, esc, id_link, plural, status_badge, table
+from checker.site.pages.kit import a, esc, plural, status_badge, table
 from checker.site.pages.lists import Listing, capped_parts
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
@@ -24,7 +24,7 @@ def coverage_page(model: SiteModel) -> WrittenPage:
             passing = [r for r in view.demonstrating(ruling.id) if r.verdict == "pass"]
             needed = ruling.status in MUST_BE_COVERED
             state = "covered" if passing else ("uncovered" if needed else ruling.status)
-            rows.append([id_link(here, view.ruling_page(ruling.id), ruling.id), status_badge(ruling.status),
+            rows.append([a(here, view.ruling_page(ruling.id), ruling.id), status_badge(ruling.status),
                          str(len(passing)), f'<span class="rk-cover rk-cover-{state}">{esc(state)}</span>'])
         uncovered = [r[0] for r in rows if "rk-cover-uncovered" in r[3]]
         body.append(f"<p>{plural(len(rows), 'ruling')}; {len(uncovered)} of those that need a passing scenario have none"

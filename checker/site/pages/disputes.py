@@ -19,9 +19,9 @@ from checker.commands.answer import fact_sentence
 from checker.commands.summary import Compared, Shown
 
 DISPUTES_SHOWN = 10  # open or ruled disputes of a game written out on the disputes page (each with its outcomes)
-SIDE_BY_SIDE_SHOWN = 3
-READING_FACTS = 4  # facts a reading's sentence names on the disputes page
-OUTCOME_FACTS = ("winner", "loser")  # facts named first in a reading's sentence: who won  # scenarios compared in full per ambiguous ruling on the disputes page
+SIDE_BY_SIDE_SHOWN = 2  # scenarios compared in full per ambiguous ruling on the disputes page
+READING_FACTS = 3  # facts a reading's sentence names on the disputes page
+OUTCOME_FACTS = ("winner", "loser")  # facts named first in a reading's sentence: who won
 
 
 INTRODUCTION = ("<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
@@ -74,7 +74,7 @@ def game_disputes_page(view: GameView) -> WrittenPage:
             body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
             body.append(_side_by_side(view, scenario_id, ruling))
         if len(depending) > SIDE_BY_SIDE_SHOWN:
-            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"))
+            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in:</p><ul>", "</ul>"))
             body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=depending_listing(view, ruling)))
         if not depending:
             body.append("<p>No scenario yet shows the readings giving different outcomes.</p>")
@@ -128,6 +128,8 @@ def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     refused = [esc(words) for words in compared.refused]
     rows.append(["<i>refused actions</i>", *refused])
     summary = _difference_summary(differing, len(set(refused)) > 1)
+    if not differing and len(set(refused)) <= 1:
+        return _readings_in_words(view, compared, ruling)
     return (_readings_in_words(view, compared, ruling) + f'<details class="rk-facts"><summary>{esc(summary)} '
             "The facts side by side</summary>" + table(head, rows) + "</details>")
 

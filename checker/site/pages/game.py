@@ -26,9 +26,7 @@ def game_page(view: GameView) -> WrittenPage:
         f"({counts['ambiguous']} ambiguous), {plural(counts['scenarios'], 'scenario')}: {_verdicts(view, here, counts)}; "
         f"{plural(counts['rulings'] - counts['testable'], 'passage')} of the source that state no testable rule "
         f"{a(here, view.rulings_page(), 'listed apart', anchor=NOT_TESTABLE)}. "
-        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, view.disputes_page(), 'Disputes')} · "
-        f"{a(here, view.vocabulary_page(), 'What a scenario can say')} · "
-        f"{a(here, view.facts_page(), 'Facts it can assert and defaults')}</p>",
+        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, view.disputes_page(), 'Disputes')}</p>",
         pair_picker(view),
         f"<h2>Procedure: {esc(view.game.procedure.title)}</h2>",
         *procedure_block(view, here),
@@ -54,6 +52,9 @@ def game_page(view: GameView) -> WrittenPage:
         "scenarios", "Scenarios", here, view.results, ends=table_ends(["scenario", "verdict", "status"]),
         item=lambda at, r: table_row([a(at, view.scenario_page(r.id), r.title), verdict_with_readings(view, at, r),
                                       status_badge(r.status)]))))
+    body.append('<h2 id="for-contributors">For contributors</h2>'
+                f"<p>Writing a scenario for this game: {a(here, view.vocabulary_page(), 'what a scenario can say')} "
+                f"(its actions and effects) and {a(here, view.facts_page(), 'the facts it can assert and the defaults')}.</p>")
     return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
 
 

@@ -57,11 +57,6 @@ def a(here: str, there: str, text: Any, css: str = "", *, anchor: str = "") -> s
     return f'<a href="{esc(href(here, there) + fragment)}"{klass}>{esc(text)}</a>'
 
 
-def id_link(here: str, there: str, identifier: str) -> str:
-    """A link whose text is an id (``zb.battle.compare``) that a narrow screen may break after a dot, nowhere else."""
-    return f'<a class="rk-id" href="{esc(href(here, there))}">{esc(identifier).replace(".", ".<wbr>")}</a>'
-
-
 def plural(count: int, word: str, words: str | None = None) -> str:
     """'1 interaction', '2 interactions'; ``words`` for an irregular plural."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
@@ -175,7 +170,12 @@ def trace_text(text: str) -> str:
 
 
 def excerpt(text: str, limit: int = 140) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """The text, or its first words up to ``limit`` characters with "…": cut between words, not inside one."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
 
 
 def fact_cell(path: str) -> str:

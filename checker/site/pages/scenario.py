@@ -11,7 +11,7 @@ from checker.format.yamlwrite import yaml_text
 from checker.run.runner import RunResult
 from checker.format.scenario import DisputeRuling, Scenario
 from checker.site.model import GameView
-from checker.commands.answer import fact_sentence, player_title
+from checker.commands.answer import action_sentence, fact_sentence, player_title
 from checker.site.pages.answer import lead
 from checker.site.pages.kit import (
     a, code_block, default_readings_note, esc, fact_cell, status_badge, table, trace_text, verdict_with_readings, yaml_cell,
@@ -56,12 +56,14 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
     body.append("<h2>Actions</h2><ol class=\"rk-actions\">")
     for action in scenario.actions:
-        line = f"<li>{esc(action_words(action.data))}"
-        if action.reject:
-            line += f" — must be refused: <code>{esc(action.reject)}</code>"
-        if action.index in result.rejections:
-            rejection = result.rejections[action.index]
-            line += f' <span class="rk-rejected">refused: {esc(rejection.reason)} — {esc(rejection.message)}</span>'
+        line = f"<li>{esc(action_sentence(action.data))}"
+        rejection = result.rejections.get(action.index)
+        if action.reject and (rejection is None or rejection.reason != action.reject):
+            line += f" Must be refused (<code>{esc(action.reject)}</code>)."
+        if rejection is not None:
+            expected = " as expected" if rejection.reason == action.reject else ""
+            line += (f' <span class="rk-rejected">Refused{expected}: {esc(rejection.message)} '
+                     f"(<code>{esc(rejection.reason)}</code>)</span>")
         body.append(line + "</li>")
     body.append("</ol>")
     body.append("<h2>Expected and computed</h2>")
