@@ -62,7 +62,7 @@ def bare_site(work: Path, pages: int, in_nav: int) -> None:
         (docs / f"page-{number}.md").write_text(f"# Page {number}\n\nSome text.\n", encoding="utf-8")
     for number in range(min(in_nav - 1, pages - 1)):
         nav.append({f"Page {number}": f"page-{number}.md"})
-    config = {key: ours[key] for key in ("site_name", "site_url", "theme", "markdown_extensions", "strict") if key in ours}
+    config = {key: ours[key] for key in ("site_name", "site_url", "theme", "markdown_extensions", "strict")}
     config |= {"docs_dir": str(docs), "site_dir": str(work / "site"), "plugins": ["search"], "nav": nav}
     (work / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
     build(load_config(str(work / "mkdocs.yml")))

@@ -159,8 +159,10 @@ def test_ambiguous_ruling_page_names_the_scenarios_that_depend_on_it(tab: Watche
     text = tab.page.locator(".rk-page").inner_text()
     assert "redirection-allowed" in text and "unaffected-cannot-defend" in text
     assert "Monol (Air) Shields its two Ground allies from Fire River" in text and "shield-against-fire-river" not in text
-    question = text.index("Question\n")
-    assert question < text.index("Default reading used by this site") < text.index("Other readings")
+    open_page(tab, site, "zatch-bell/rulings/zb.amb.battle-step-5/")
+    terms = tab.page.locator(".rk-ambiguity dt").all_inner_texts()
+    assert terms == ["Question", "Default reading used by this site", "Other readings"]
+    assert tab.page.locator(".rk-ambiguity dd").first.inner_text().endswith("?")
 
 
 def test_scenario_page_trace_links_to_rulings_and_yaml_has_a_copy_button(tab: Watched, site: Site) -> None:
@@ -290,6 +292,8 @@ def test_a_glossary_term_in_a_quote_shows_its_definition_on_hover_or_tap(any_tab
     tip.wait_for(state="visible", timeout=5_000)
     box = tip.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"] + 1
+    size = tip.evaluate("tip => parseFloat(getComputedStyle(tip.querySelector('[class*=__inner]') || tip).fontSize)")
+    assert size >= 13, size  # a definition is read, not glanced at
     open_page(any_tab, site, "zatch-bell/entities/mechanic-petrified/")  # a rule concept's page: its glossary entry
     assert page.locator(".rk-quote", has_text="Petrified :").first.is_visible()
 
@@ -538,6 +542,8 @@ def test_pair_lookup_says_no_scenario_yet_and_offers_a_question(any_tab: Watched
     answer.locator(".rk-no-scenario").wait_for(timeout=5_000)  # once the picker's data has come
     assert "No scenario yet makes Arid Land (ENV) and Shotgun (card) interact" in answer.inner_text()
     assert any_tab.page.url.endswith(f"/{MR}/")
+    assert not answer.locator(".rk-copy").is_visible()  # the YAML is for contributors: folded away
+    answer.locator("summary", has_text="For contributors").click()
     question = answer.locator("code").text_content()
     assert "title: What happens when Arid Land (ENV) meets Shotgun (card)?" in question
     assert '"Arid Land": {"kind": "env"' in question and "expect" not in question.split("#")[0]
@@ -677,7 +683,7 @@ def test_coverage_ruling_ids_are_never_broken(any_tab: Watched, site: Site) -> N
 
 def test_a_short_heading_takes_one_line(any_tab: Watched, site: Site) -> None:
     """The heading's hidden permalink does not wrap to a blank second line on a narrow screen."""
-    open_page(any_tab, site, f"{ZB}/")
+    open_page(any_tab, site, "zatch-bell/")
     heights = any_tab.page.evaluate("""() => [...document.querySelectorAll('.md-typeset h2')].filter(h =>
         h.textContent.replace('¶', '').trim().length < 25).map(h =>
         h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight))""")
@@ -698,4 +704,3 @@ def test_home_page_is_headed_by_what_the_site_is(tab: Watched, site: Site) -> No
     open_page(tab, site, "")
     assert tab.page.locator("h1").first.inner_text() == "Rulings for card and battle games"
     assert tab.page.title() == "Rulings for card and battle games - Rulings checker"
-    assert tab.page.locator("link[rel=canonical]").count() == 0

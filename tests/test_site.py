@@ -326,7 +326,8 @@ def test_a_table_of_contents_is_neither_a_section_nor_what_the_source_says_of_a_
     sections = re.findall(r'<li><a href="rulings/#[^"]+">([^<]+)</a>', game)
     assert sections and "CONTENTS" not in sections and len(sections) == len(set(sections))
     concept = page_body(site.folder / ZB / "entities" / "mechanic-battle" / "index.html")
-    said = concept[concept.index("What the source says of it"):]
+    start = concept.index("What the source says of it")
+    said = concept[start:concept.index("<h2", start)]
     assert "....." not in said
     from checker.engine.catalogue import Ruling
 
@@ -548,6 +549,7 @@ def test_excerpts_end_between_words() -> None:
 
     cut = excerpt("Pay 2 MP to turn each page of the Spell Book during the START PHASE", 40)
     assert cut == "Pay 2 MP to turn each page of the Spell…" and len(cut) <= 40
+    assert excerpt("Pay 2 MP to turn each page of the Spell Book during the START PHASE", 38) == "Pay 2 MP to turn each page of the…"
     assert excerpt("short", 40) == "short"
 
 
@@ -556,3 +558,8 @@ def test_contributor_material_is_gathered_apart_from_a_players_path(site: Site) 
     assert home.index('id="for-contributors"') < home.index("<details><summary>") < home.index("checker check FILE")
     game = page_body(site.folder / ZB / "index.html")
     assert "vocabulary/" not in game.split("</p>")[0] and game.index('id="for-contributors"') < game.index('href="vocabulary/"')
+
+
+def test_a_card_page_says_the_cards_own_type(site: Site) -> None:
+    body = page_body(site.folder / ZB / "entities" / "card-brago" / "index.html")
+    assert "A MAMODO card, appears in " in body and "MAMODO, PARTNER" not in body.split("</p>")[1]

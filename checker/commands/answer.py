@@ -93,7 +93,8 @@ def verdict_of_question(result: RunResult, *, text: Callable[[str], str] = _same
     rejection = result.rejections.get(index)
     if rejection is not None:
         return f"{'No: ' if yes_no else ''}the rules refuse {played}: {text(rejection.message)}"
-    done = [s for s in result.trace if s.action == index][-ANSWERING_STEPS:] or result.trace[-ANSWERING_STEPS:]
+    start = next((n for n, s in enumerate(result.trace) if s.action == index), len(result.trace))
+    done = result.trace[start:][-ANSWERING_STEPS:]  # what the last action did, and what it left pending did
     effect = " ".join(step(s.text) + "." for s in done)
     return f"{'Yes: ' if yes_no else ''}the rules accept {played}. {effect}".rstrip()
 

@@ -139,7 +139,7 @@ def fact_description(game: AnyGame, path: str) -> tuple[str, tuple[str, ...]]:
     for fact in facts(game):
         pattern = fact.path.split(".")
         if len(pattern) == len(parts) and all(p in (ANY_KEY, part) for p, part in zip(pattern, parts)):
-            return re.split(r"\. |: |; ", fact.description)[0].rstrip("."), chosen
+            return re.split(r"\. |: |; ", re.sub(r" *\([^)]*\)", "", fact.description))[0].rstrip("."), chosen
     return "", chosen
 
 

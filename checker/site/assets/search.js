@@ -22,11 +22,14 @@
 
   function escaped(word) { return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
-  /* 0: the title has the words as typed (each in full, in turn); 1: each of them in full; 2: not all of them. */
+  /* 0: the title has the words as typed, not as the start of a longer name or id ("zb.battle.compare", not
+     "zb.battle.compare-who-wins"); 1: as typed (each in full, in turn); 2: each of them in full; 3: not all of them. */
   function tier(title, words) {
     var whole = function (pattern) { return new RegExp("(^|[^a-z0-9])" + pattern + "($|[^a-z0-9])").test(title); };
-    if (whole(words.map(escaped).join("[^a-z0-9]+"))) { return 0; }
-    return words.every(function (word) { return whole(escaped(word)); }) ? 1 : 2;
+    var phrase = words.map(escaped).join("[^a-z0-9]+");
+    if (new RegExp("(^|[^a-z0-9.-])" + phrase + "(?![a-z0-9-]|\\.[a-z0-9])").test(title)) { return 0; }
+    if (whole(phrase)) { return 1; }
+    return words.every(function (word) { return whole(escaped(word)); }) ? 2 : 3;
   }
 
   function first(item) { return Array.isArray(item) ? item[0] : item; }
@@ -39,9 +42,9 @@
   function ordered(items, query) {
     var words = query.toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) { return items; }
-    var tiers = [[], [], []];
+    var tiers = [[], [], [], []];
     items.forEach(function (item) { tiers[tier(text(first(item) && first(item).title), words)].push(item); });
-    return tiers[0].concat(tiers[1], tiers[2]);
+    return tiers[0].concat(tiers[1], tiers[2], tiers[3]);
   }
 
   var answered = new WeakMap();  // each answer as the theme's listeners see it: one query answered per message

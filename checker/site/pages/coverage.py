@@ -29,7 +29,7 @@ def coverage_page(model: SiteModel) -> WrittenPage:
         uncovered = [r[0] for r in rows if "rk-cover-uncovered" in r[3]]
         body.append(f"<p>{plural(len(rows), 'ruling')}; {len(uncovered)} of those that need a passing scenario have none"
                     + (": " + ", ".join(uncovered) if uncovered else ".") + "</p>")
-        body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
+        body.append('<div class="rk-ids">' + table(["ruling", "status", "passing scenarios", "coverage"], rows) + "</div>")
         disputed = Listing("disputed", "Disputed scenarios", here, [r for r in view.results if r.status == "disputed"],
                            lambda at, r: f"<li>{a(at, view.scenario_page(r.id), r.id)} (disputed)</li>")
         items, more = capped_parts(view, here, disputed)

@@ -129,15 +129,13 @@ def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     rows.append(["<i>refused actions</i>", *refused])
     summary = _difference_summary(differing, len(set(refused)) > 1)
     if not differing and len(set(refused)) <= 1:
-        return _readings_in_words(view, compared, ruling)
+        return ""  # the heading above says the outcome is the same under every reading
     return (_readings_in_words(view, compared, ruling) + f'<details class="rk-facts"><summary>{esc(summary)} '
             "The facts side by side</summary>" + table(head, rows) + "</details>")
 
 
 def _readings_in_words(view: GameView, compared: Compared, ruling: Ruling) -> str:
     """One sentence per reading: what it gives (the facts the readings change, in words) and what it refuses."""
-    if not compared.facts and len(set(compared.refused)) <= 1:
-        return '<p class="rk-readings-said">Every reading gives the same outcome.</p>'
     default = ruling.default_reading if ruling.readings else ""
     outcome_first = sorted(compared.facts, key=lambda path: path.rsplit(".", 1)[-1] not in OUTCOME_FACTS)
     sentences = []

@@ -22,7 +22,7 @@ def home(model: SiteModel) -> WrittenPage:
     )
     body = [
         f"<h1>{HEADING}</h1>",
-        "<p>Rulings for card and battle games, turned into scenarios that a rules engine plays. "
+        "<p>Each game's rulings, turned into scenarios that a rules engine plays. "
         "Every ruling quotes its source document; every scenario shows the engine's verdict and "
         "the step-by-step trace of how it got there, each step citing the ruling it applied.</p>",
         "<h2>Games</h2>",

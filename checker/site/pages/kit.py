@@ -174,7 +174,7 @@ def excerpt(text: str, limit: int = 140) -> str:
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
-    space = cut.rfind(" ")
+    space = cut.rfind(" ") if text[limit - 1] != " " else len(cut)
     return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
 
 
