@@ -161,7 +161,11 @@ def test_ambiguous_ruling_page_names_the_scenarios_that_depend_on_it(tab: Watche
     open_page(tab, site, f"{MR}/rulings/mr.amb.unaffected-monster-redirects/")
     text = tab.page.locator(".rk-page").inner_text()
     assert "redirection-allowed" in text and "unaffected-cannot-defend" in text
-    assert "shield-against-fire-river" in text
+    assert "Monol (Air) Shields its two Ground allies from Fire River" in text and "shield-against-fire-river" not in text
+    open_page(tab, site, "zatch-bell/rulings/zb.amb.battle-step-5/")
+    terms = tab.page.locator(".rk-ambiguity dt").all_inner_texts()
+    assert terms == ["Question", "Default reading used by this site", "Other readings"]
+    assert tab.page.locator(".rk-ambiguity dd").first.inner_text().endswith("?")
 
 
 def test_scenario_page_trace_links_to_rulings_and_yaml_has_a_copy_button(tab: Watched, site: Site) -> None:
@@ -291,6 +295,8 @@ def test_a_glossary_term_in_a_quote_shows_its_definition_on_hover_or_tap(any_tab
     tip.wait_for(state="visible", timeout=5_000)
     box = tip.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"] + 1
+    size = tip.evaluate("tip => parseFloat(getComputedStyle(tip.querySelector('[class*=__inner]') || tip).fontSize)")
+    assert size >= 13, size  # a definition is read, not glanced at
     open_page(any_tab, site, "zatch-bell/entities/mechanic-petrified/")  # a rule concept's page: its glossary entry
     assert page.locator(".rk-quote", has_text="Petrified :").first.is_visible()
 
@@ -691,6 +697,8 @@ def test_pair_lookup_says_no_scenario_yet_and_offers_a_question(any_tab: Watched
     answer.locator(".rk-no-scenario").wait_for(timeout=5_000)  # once the picker's data has come
     assert "No scenario yet makes Arid Land (ENV) and Shotgun (card) interact" in answer.inner_text()
     assert any_tab.page.url.endswith(f"/{MR}/")
+    assert not answer.locator(".rk-copy").is_visible()  # the YAML is for contributors: folded away
+    answer.locator("summary", has_text="For contributors").click()
     question = answer.locator("code").text_content()
     assert "title: What happens when Arid Land (ENV) meets Shotgun (card)?" in question
     assert '"Arid Land": {"kind": "env"' in question and "expect" not in question.split("#")[0]
@@ -787,3 +795,49 @@ def test_fields_do_not_make_a_phone_zoom_and_every_target_is_24_px_tall(any_tab:
     assert [t["what"] for t in targets if t["field"] and t["font"] < 16] == []
     if any_tab.name == "phone":
         assert [t["what"] for t in targets if t["height"] < 24] == []
+
+
+def test_the_answer_is_on_the_first_screen(any_tab: Watched, site: Site) -> None:
+    """On a phone as on a desktop, the question and the answer sit under the title, above the fold."""
+    for path in (f"{MR}/scenarios/last-man-revived-question/", f"{MR}/scenarios/counter-rounding/"):
+        open_page(any_tab, site, path)
+        box = any_tab.page.locator(".rk-lead .rk-reply").first.bounding_box()
+        assert box is not None and box["y"] < any_tab.page.viewport_size["height"] - 40, (any_tab.name, path, box)
+
+
+ONE_LINE_EACH = """() => [...document.querySelectorAll('.rk-table a[href*="/rulings/"]')].slice(0, 300).filter(link => {
+    const range = document.createRange(); range.selectNodeContents(link);
+    return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1;
+  }).map(link => link.textContent)"""
+
+
+def test_coverage_ruling_ids_are_never_broken(any_tab: Watched, site: Site) -> None:
+    """A ruling's id in the coverage table stays on one line ("mm.dama" "ge" reads as two words); the table scrolls."""
+    open_page(any_tab, site, "coverage/")
+    assert any_tab.page.locator('.rk-table a[href*="/rulings/"]').count() > 300
+    assert any_tab.page.evaluate(ONE_LINE_EACH) == []
+
+
+def test_a_short_heading_takes_one_line(any_tab: Watched, site: Site) -> None:
+    """The heading's hidden permalink does not wrap to a blank second line on a narrow screen."""
+    open_page(any_tab, site, "zatch-bell/")
+    heights = any_tab.page.evaluate("""() => [...document.querySelectorAll('.md-typeset h2')].filter(h =>
+        h.textContent.replace('¶', '').trim().length < 25).map(h =>
+        h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight))""")
+    assert heights and max(heights) < 1.5, heights
+
+
+def test_search_says_it_is_loading_until_its_index_is_ready(tab: Watched, site: Site) -> None:
+    open_page(tab, site, "")
+    tab.page.locator(".md-search__input").first.click()
+    tab.page.wait_for_selector("html[data-rk-search-ready]", state="attached", timeout=30_000)
+    meta = ".md-search-result__meta"
+    assert "Loading" not in tab.page.evaluate(f"getComputedStyle(document.querySelector('{meta}'), '::after').content")
+    tab.page.evaluate("document.documentElement.removeAttribute('data-rk-search-ready')")
+    assert "Loading the search index" in tab.page.evaluate(f"getComputedStyle(document.querySelector('{meta}'), '::after').content")
+
+
+def test_home_page_is_headed_by_what_the_site_is(tab: Watched, site: Site) -> None:
+    open_page(tab, site, "")
+    assert tab.page.locator("h1").first.inner_text() == "Rulings for card and battle games"
+    assert tab.page.title() == "Rulings for card and battle games - Rulings checker"

@@ -256,16 +256,88 @@ def test_a_scenario_page_leads_with_the_question_and_the_answer_in_words(site: S
     then the engine's full work: the YAML, the trace, the rulings it cites."""
     body = scenario_page_body(site, MR, "counter-rounding")
     lead, rest = body.split('id="the-engines-work"')
-    assert lead.index("The situation.") < lead.index("The question.") < lead.index("The answer.") < lead.index('id="why"')
+    assert lead.index("The question.") < lead.index("The answer.") < lead.index("The situation.") < lead.index('id="why"')
     assert "Counter against 5 damage sends 2 to the attacker and keeps 3. The engine, playing it by the rules, finds the same" in lead
     why = lead[lead.index('id="why"'):]
     assert why.count('<blockquote class="rk-quote">') >= 1 and 'rulings/mr.rounding.golden-rule/">line' in why
     assert "<pre>" not in lead and "mr.rounding.counter" not in lead.split('id="why"')[0]
     assert "Rulings the engine's trace cites" in rest and "Scenario file" in rest and "rk-trace" in rest
     question = scenario_page_body(site, MR, "last-man-revived-question")
-    lead = question.split('id="the-engines-work"')[0]
-    assert "The question.</strong> Question: can a monster KO&#x27;d and revived" in lead
-    assert "The answer.</strong> The engine, playing it by the rules:" in lead and "default reading" in lead
+    lead = question.split('id="the-engines-work"')[0].split('class="rk-lead"')[1]
+    assert "The question.</strong> Can a monster KO&#x27;d and revived" in lead and "Question:" not in lead
+    answer = lead[lead.index("The answer.</strong>"):lead.index("The situation.")]
+    assert answer.startswith("The answer.</strong> Yes: the rules accept the last action (Player A: attack") and "default reading" in answer
+
+
+def test_an_answer_writes_its_facts_in_words_not_their_paths(site: Site) -> None:
+    """The facts a passing scenario asserts, in the answer, by what they are: a name's fact with its side, not a path."""
+    lead = scenario_page_body(site, MR, "counter-rounding").split('id="the-engines-work"')[0]
+    answer = lead[lead.index("The answer."):lead.index("The situation.")]
+    assert "Golem&#x27;s lp (A): 18" in answer and "Naga&#x27;s lp (B): 7" in answer
+    assert "players A" not in answer and "players.A" not in answer
+
+
+def test_a_question_whose_last_action_is_refused_answers_no(results) -> None:
+    from dataclasses import replace
+
+    from checker.commands.answer import verdict_of_question
+    from checker.engine.errors import Rejection
+
+    asked = next(r for r in results if r.id == "last-man-revived-question")
+    last = len(asked.scenario.actions) - 1
+    refused = replace(asked, rejections={last: Rejection("no-attacks-left", "Plant has no attack left.")})
+    assert verdict_of_question(refused).startswith("No: the rules refuse the last action (Player A: attack")
+    assert verdict_of_question(refused).endswith(": Plant has no attack left.")
+    assert verdict_of_question(asked).startswith("Yes: the rules accept the last action")
+
+
+def test_game_page_counts_pass_answered_default_readings_and_disputes_apart(site: Site, results) -> None:
+    mr = [r for r in results if r.scenario.game == MR]
+    answered = sum(r.verdict == "question" for r in mr)
+    assert answered >= 1
+    header = page_body(site.folder / MR / "index.html").split("</p>")[0]
+    assert f"{sum(r.verdict == 'pass' for r in mr)} pass, {answered} question" in header
+    assert f"{len(mr)} passing" not in header
+    zb_header = page_body(site.folder / ZB / "index.html").split("</p>")[0]
+    default = re.search(r'<a href="disputes/#zatch-bell-ambiguous">([0-9]+) of the passes rest on a default reading', zb_header)
+    disputed = re.search(r'<a href="disputes/#zatch-bell-open">([0-9]+) disputed</a>', zb_header)
+    assert default and int(default.group(1)) > 0 and disputed
+    assert int(disputed.group(1)) == sum(r.scenario.status == "disputed" for r in results if r.scenario.game == ZB)
+
+
+def test_an_open_dispute_shows_disputed_and_the_reading_it_is_shown_under(site: Site) -> None:
+    body = scenario_page_body(site, ZB, "zb-attack-defend-icon-reading")
+    top = body[:body.index('id="question-and-answer"')]
+    assert "rk-disputed" in top and "rk-pass" not in top
+    assert "Shown under the reading <b>attack-defend-icons</b> of" in top and "the default reading (<b>battle-icon</b>) gives:" in top
+
+
+def test_disputes_say_each_reading_in_a_sentence_and_fold_the_facts_away(site: Site) -> None:
+    body = page_body(site.folder / ZB / "disputes" / "index.html")
+    said, folded = body.index('class="rk-readings-said"'), body.index('<details class="rk-facts">')
+    assert said < folded and "<table" not in body[said:folded]
+    assert "Read as <b>battle-icon</b> (the default reading):" in body
+    assert all(body.rindex("<details", 0, m.start()) > body.rindex("</details>", 0, m.start())
+               for m in re.finditer("<table", body) if "</details>" in body[:m.start()])
+
+
+def test_a_table_of_contents_is_neither_a_section_nor_what_the_source_says_of_a_concept(site: Site) -> None:
+    game = page_body(site.folder / ZB / "index.html")
+    sections = re.findall(r'<li><a href="rulings/#[^"]+">([^<]+)</a>', game)
+    assert sections and "CONTENTS" not in sections and len(sections) == len(set(sections))
+    concept = page_body(site.folder / ZB / "entities" / "mechanic-battle" / "index.html")
+    start = concept.index("What the source says of it")
+    said = concept[start:concept.index("<h2", start)]
+    assert "....." not in said
+    from checker.engine.catalogue import Ruling
+
+    assert Ruling("x", (), 1, "not-testable", "Introduction..... 2 Spell Book Construction..... 3").is_contents
+    assert not Ruling("x", (), 1, "rule", "Wait... then draw 3 cards.").is_contents
+
+
+def test_tables_are_drawn_where_they_are_not_left_blank_until_scrolled_to(site: Site) -> None:
+    css = next(site.folder.rglob("rulings.css")).read_text(encoding="utf-8")
+    assert "content-visibility" not in css
 
 
 def test_titles_read_as_what_a_player_learns_not_where_the_source_says_it() -> None:
@@ -533,3 +605,30 @@ def test_a_site_played_on_two_processes_is_the_site_played_on_one() -> None:
         return {source: page if isinstance(page, str) else page.digest for source, page in pages.items()}
 
     assert digests(2) == digests(1)
+
+
+def test_a_ruling_page_is_headed_by_its_words_with_its_id_as_a_chip(site: Site) -> None:
+    body = page_body(site.folder / ZB / "rulings" / "zb.battle.compare" / "index.html")
+    heading = body[body.index("<h1"):body.index("</h1>")]
+    assert not re.sub(r"<[^>]+>", "", heading.split(">", 1)[1]).startswith("zb.") and '<code class="rk-id-chip">zb.battle.compare</code>' in heading
+
+
+def test_excerpts_end_between_words() -> None:
+    from checker.site.pages.kit import excerpt
+
+    cut = excerpt("Pay 2 MP to turn each page of the Spell Book during the START PHASE", 40)
+    assert cut == "Pay 2 MP to turn each page of the Spell…" and len(cut) <= 40
+    assert excerpt("Pay 2 MP to turn each page of the Spell Book during the START PHASE", 38) == "Pay 2 MP to turn each page of the…"
+    assert excerpt("short", 40) == "short"
+
+
+def test_contributor_material_is_gathered_apart_from_a_players_path(site: Site) -> None:
+    home = page_body(site.folder / "index.html")
+    assert home.index('id="for-contributors"') < home.index("<details><summary>") < home.index("checker check FILE")
+    game = page_body(site.folder / ZB / "index.html")
+    assert "vocabulary/" not in game.split("</p>")[0] and game.index('id="for-contributors"') < game.index('href="vocabulary/"')
+
+
+def test_a_card_page_says_the_cards_own_type(site: Site) -> None:
+    body = page_body(site.folder / ZB / "entities" / "card-brago" / "index.html")
+    assert "A MAMODO card, appears in " in body and "MAMODO, PARTNER" not in body.split("</p>")[1]

@@ -10,6 +10,7 @@ tests that run a scenario with its defaults written out, not here.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
@@ -125,6 +126,21 @@ def facts(game: AnyGame) -> list[Fact]:
         if path not in found:
             found[path] = Fact(path, _kind(schema, node), _description(schema, node))
     return list(found.values())
+
+
+FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # a key the schema names, as against one a scenario chooses (A, Golem)
+
+
+def fact_description(game: AnyGame, path: str) -> tuple[str, tuple[str, ...]]:
+    """What a fact at ``path`` (``players.A.mp``) is, as the game's schema describes it, without its full stop
+    ('' when the schema does not say), and the keys of the path a scenario chose (``A``), in order."""
+    parts = path.split(".")
+    chosen = tuple(part for part in parts if not FIELD_NAME.match(part))
+    for fact in facts(game):
+        pattern = fact.path.split(".")
+        if len(pattern) == len(parts) and all(p in (ANY_KEY, part) for p, part in zip(pattern, parts)):
+            return re.split(r"\. |: |; ", re.sub(r" *\([^)]*\)", "", fact.description))[0].rstrip("."), chosen
+    return "", chosen
 
 
 def defaults(game: AnyGame) -> list[Default]:

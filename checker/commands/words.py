@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 def in_words(value: Any) -> str:
     if isinstance(value, Mapping):
-        return ", ".join(f"{key} {in_words(item)}" for key, item in value.items())
+        return ", ".join(f"{key} {in_words(item)}" for key, item in value.items()) or "none"
     if isinstance(value, (list, tuple)):
         return " + ".join(in_words(item) for item in value) or "none"
     if isinstance(value, bool):

@@ -20,11 +20,14 @@ the verbatim quote, and a status:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
 from checker.engine.datafile import read_yaml
+
+CONTENTS_LEADER = re.compile(r"\.{5,}")  # "Spell Book Construction..... 3": no sentence has five dots in a row
 
 Status = Literal["rule", "trivia", "example", "ambiguous", "not-testable"]
 STATUSES: tuple[Status, ...] = ("rule", "trivia", "example", "ambiguous", "not-testable")
@@ -63,6 +66,11 @@ class Ruling:
     @property
     def reading_names(self) -> tuple[str, ...]:
         return tuple(reading.name for reading in self.readings)
+
+    @property
+    def is_contents(self) -> bool:
+        """Whether the passage is part of a table of contents: headings with dot leaders to their page numbers."""
+        return CONTENTS_LEADER.search(self.quote) is not None
 
 
 @dataclass(frozen=True)

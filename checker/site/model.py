@@ -177,7 +177,10 @@ class GameView:
             "rulings": len(catalogue.rulings),
             "testable": len(catalogue.rulings) - len(catalogue.with_status("not-testable")),
             "scenarios": len(self.results),
-            "passing": sum(r.verdict in ("pass", "question") for r in self.results),
+            "passing": sum(r.verdict == "pass" for r in self.results),
+            "answered": sum(r.verdict == "question" for r in self.results),
+            "on_default_reading": sum(r.verdict == "pass" and bool(r.default_readings) for r in self.results),
+            "disputed": sum(r.status == "disputed" for r in self.results),
             "ambiguous": len(catalogue.with_status("ambiguous")),
         }
 

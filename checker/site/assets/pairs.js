@@ -53,9 +53,15 @@
     answer.appendChild(line);
     var open = data.questionKinds.indexOf(a.kind) >= 0 && data.questionKinds.indexOf(b.kind) >= 0;
     answer.appendChild(element("p", open
-      ? "It is an open question. A question scenario to start from (leave out expect: and the engine answers it):"
+      ? "It is an open question: no scenario answers it yet."
       : "Neither page lists it as an open question: entities of this kind meet others through the scenarios on their pages."));
-    if (open) { answer.appendChild(copyBlock(question(data, a, b))); }
+    if (open) {  // for contributors: folded away from a player's path
+      var folded = element("details", "", "rk-contribute");
+      folded.appendChild(element("summary", "For contributors: a question scenario to start from"));
+      folded.appendChild(element("p", "Leave out expect: and the engine answers it."));
+      folded.appendChild(copyBlock(question(data, a, b)));
+      answer.appendChild(folded);
+    }
   }
 
   /* The picker's data is fetched once, when the reader first focuses or uses it: the game page shows sooner. */

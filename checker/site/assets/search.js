@@ -4,11 +4,12 @@
      of them in full, then the others, in the theme's order otherwise:
      the theme matches each word as the start of a longer one, so "Battle In" would find the pages about Injury
      before the "Battle In" rulings.
+   - until the index is loaded, the results say so ("Loading the search index…"), not "Type to start searching".
    The theme talks to its worker in messages (a query, then its results): this script, run before the theme's,
    sees each query and orders (and, limited to a game, filters) its results. */
 (function () {
   "use strict";
-  var QUERY = 2, RESULT = 3;  // the theme's message types
+  var READY = 1, QUERY = 2, RESULT = 3;  // the theme's message types
   var Native = window.Worker;
   var scope = null;  // the folder of the game search is limited to, when it is
   var asked = [];  // the queries sent and not yet answered, oldest first: the worker answers them in turn
@@ -21,11 +22,14 @@
 
   function escaped(word) { return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
-  /* 0: the title has the words as typed (each in full, in turn); 1: each of them in full; 2: not all of them. */
+  /* 0: the title has the words as typed, not as the start of a longer name or id ("zb.battle.compare", not
+     "zb.battle.compare-who-wins"); 1: as typed (each in full, in turn); 2: each of them in full; 3: not all of them. */
   function tier(title, words) {
     var whole = function (pattern) { return new RegExp("(^|[^a-z0-9])" + pattern + "($|[^a-z0-9])").test(title); };
-    if (whole(words.map(escaped).join("[^a-z0-9]+"))) { return 0; }
-    return words.every(function (word) { return whole(escaped(word)); }) ? 1 : 2;
+    var phrase = words.map(escaped).join("[^a-z0-9]+");
+    if (new RegExp("(^|[^a-z0-9.-])" + phrase + "(?![a-z0-9-]|\\.[a-z0-9])").test(title)) { return 0; }
+    if (whole(phrase)) { return 1; }
+    return words.every(function (word) { return whole(escaped(word)); }) ? 2 : 3;
   }
 
   function first(item) { return Array.isArray(item) ? item[0] : item; }
@@ -38,9 +42,9 @@
   function ordered(items, query) {
     var words = query.toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) { return items; }
-    var tiers = [[], [], []];
+    var tiers = [[], [], [], []];
     items.forEach(function (item) { tiers[tier(text(first(item) && first(item).title), words)].push(item); });
-    return tiers[0].concat(tiers[1], tiers[2]);
+    return tiers[0].concat(tiers[1], tiers[2], tiers[3]);
   }
 
   var answered = new WeakMap();  // each answer as the theme's listeners see it: one query answered per message
@@ -52,6 +56,7 @@
 
   function answer(event) {
     var message = event.data;
+    if (message && message.type === READY) { document.documentElement.setAttribute("data-rk-search-ready", ""); }
     if (!message || message.type !== RESULT || !message.data || !Array.isArray(message.data.items)) { return event; }
     var query = asked.length ? asked.shift() : "";
     document.documentElement.setAttribute("data-rk-searched", query);  // the query last answered

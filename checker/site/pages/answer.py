@@ -14,17 +14,19 @@ QUOTE_LENGTH = 320  # of a ruling's words under a decisive step
 
 
 def lead(view: GameView, here: str, result: RunResult) -> str:
-    """Situation, question, answer and why, in sentences."""
+    """Question and answer first (on a phone, the first screen holds them), then the situation, what is played and
+    why, in sentences."""
     scenario = result.scenario
     assert isinstance(scenario, Scenario)
     parts = ['<section class="rk-lead"><h2 id="question-and-answer">Question and answer</h2>']
+    parts.append(f'<p class="rk-ask"><strong>The question.</strong> {esc(question(scenario))}</p>')
+    parts.append(_answer(view, here, result))
     situation = " ".join(filter(None, [glossed(view, scenario.notes) if scenario.notes else "",
                                         *(esc(x) for x in scenario.assumptions)]))
     parts.append(f"<p><strong>The situation.</strong> {situation}</p>" if situation else "")
     if scenario.actions:
-        parts.append("<ol class=\"rk-played\">" + "".join(f"<li>{esc(action_sentence(action.data))}</li>" for action in scenario.actions) + "</ol>")
-    parts.append(f'<p class="rk-ask"><strong>The question.</strong> {esc(question(scenario))}</p>')
-    parts.append(_answer(view, here, result))
+        parts.append("<p><strong>What is played.</strong></p><ol class=\"rk-played\">"
+                     + "".join(f"<li>{esc(action_sentence(action.data))}</li>" for action in scenario.actions) + "</ol>")
     steps = decisive_steps(result)
     if steps:
         parts.append("<h2>Why</h2><p>The steps of the engine's trace that decide it, each with the words of the ruling it applied.</p><ol class=\"rk-why\">")

@@ -33,7 +33,7 @@ def coverage_page(model: SiteModel) -> WrittenPage:
                     + (": " + ", ".join(uncovered) if uncovered else ".")
                     + (f" {plural(untestable, 'passage')} of the source that state no testable rule are "
                        f"{a(here, view.rulings_page(), 'listed apart', anchor=NOT_TESTABLE)}." if untestable else "") + "</p>")
-        body.append(table(["ruling", "status", "passing scenarios", "coverage"], rows))
+        body.append('<div class="rk-ids">' + table(["ruling", "status", "passing scenarios", "coverage"], rows) + "</div>")
         disputed = Listing("disputed", "Disputed scenarios", here, [r for r in view.results if r.status == "disputed"],
                            lambda at, r: f"<li>{a(at, view.scenario_page(r.id), r.id)} (disputed)</li>")
         items, more = capped_parts(view, here, disputed)

@@ -15,12 +15,15 @@ from checker.site.pages.lists import CAPPED, Listing, capped
 from checker.site.pages.ruling import depending_listing
 from checker.site.pages.scenario import SCENARIO_FILE, ruling_made
 from checker.site.pages.written import WrittenPage, markdown_page
-from checker.commands.summary import Shown
+from checker.commands.answer import fact_sentence
+from checker.commands.summary import Compared, Shown
 
 #: Open, ruled disputes, proposed ambiguities of a game written out on its disputes page, and scenarios named as
 #: depending on each ambiguous ruling besides those compared in full.
 DISPUTES_SHOWN = 10
 SIDE_BY_SIDE_SHOWN = 2  # scenarios compared in full per ambiguous ruling on the disputes page
+READING_FACTS = 3  # facts a reading's sentence names on the disputes page
+OUTCOME_FACTS = ("winner", "loser")  # facts named first in a reading's sentence: who won
 
 
 INTRODUCTION = ("<p>Open disputes are scenarios marked <code>status: disputed</code> that no ruling has settled: each shows "
@@ -75,7 +78,7 @@ def game_disputes_page(view: GameView) -> WrittenPage:
             body.append(f"<p>{a(here, view.scenario_page(scenario_id), scenario_id)}</p>")
             body.append(_side_by_side(view, scenario_id, ruling))
         if len(depending) > SIDE_BY_SIDE_SHOWN:
-            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in: ", "</p>"),
+            also = replace(depending_listing(view, ruling, depending), ends=("<p>The outcome also depends on it in:</p><ul>", "</ul>"),
                            shown=DISPUTES_SHOWN)
             body.append(capped(view, here, also, skip=SIDE_BY_SIDE_SHOWN, full=depending_listing(view, ruling)))
         if not depending:
@@ -130,7 +133,27 @@ def _side_by_side(view: GameView, scenario_id: str, ruling: Ruling) -> str:
     refused = [esc(words) for words in compared.refused]
     rows.append(["<i>refused actions</i>", *refused])
     summary = _difference_summary(differing, len(set(refused)) > 1)
-    return f'<p class="rk-difference">{esc(summary)}</p>' + table(head, rows)
+    if not differing and len(set(refused)) <= 1:
+        return ""  # the heading above says the outcome is the same under every reading
+    return (_readings_in_words(view, compared, ruling) + f'<details class="rk-facts"><summary>{esc(summary)} '
+            "The facts side by side</summary>" + table(head, rows) + "</details>")
+
+
+def _readings_in_words(view: GameView, compared: Compared, ruling: Ruling) -> str:
+    """One sentence per reading: what it gives (the facts the readings change, in words) and what it refuses."""
+    default = ruling.default_reading if ruling.readings else ""
+    outcome_first = sorted(compared.facts, key=lambda path: path.rsplit(".", 1)[-1] not in OUTCOME_FACTS)
+    sentences = []
+    for branch, reading in enumerate(compared.readings):
+        facts = [fact_sentence(view.game.id, path, compared.facts[path][branch][1]) for path in outcome_first
+                 if compared.facts[path][branch][0]][:READING_FACTS]
+        more = len(compared.facts) - READING_FACTS
+        gives = "; ".join(facts) + (f"; and {plural(more, 'other fact')}" if more > 0 else "") if facts else "the same facts"
+        refusal = compared.refused[branch]
+        refuses = f" It refuses: {refusal}." if refusal and refusal != "—" else " It refuses nothing."
+        label = f"<b>{esc(reading)}</b>" + (" (the default reading)" if reading == default else "")
+        sentences.append(f"<li>Read as {label}: {esc(gives)}.{esc(refuses)}</li>")
+    return f'<ul class="rk-readings-said">{"".join(sentences)}</ul>'
 
 
 def _difference_summary(facts: list[str], refusals_differ: bool) -> str:

@@ -30,7 +30,7 @@ def entity_page(view: GameView, entity: Entity) -> WrittenPage:
     concept = kind == MECHANIC
     body = [
         f"<p>{a(here, view.home(), view.game.title)} · {'a rule concept' if concept else esc(kind)}</p>",
-        f"<p data-search-exclude>{esc(view.kind_description(kind))}, met in {plural(scenario_count, 'scenario')}; "
+        f"<p data-search-exclude>{esc(_what_it_is(view, entity))}, appears in {plural(scenario_count, 'scenario')}; "
         f"the engine made it interact with {plural(view.graph.degree(entity), 'other card or concept', 'other cards and concepts')}.</p>",
     ]
     body.append(_definition(view, here, entity))
@@ -66,8 +66,9 @@ SOURCE_QUOTES_SHOWN = 8  # passages of the source naming an entity quoted in ful
 
 
 def _in_the_source(view: GameView, here: str, entity: Entity) -> str:
-    """The source's own words about it: every ruling whose quote names it, the first quoted in full."""
-    found = naming(view.game, entity[1])
+    """The source's own words about it: every ruling whose quote names it, the first quoted in full; a table of
+    contents naming it says nothing of it and is left out."""
+    found = [r for r in naming(view.game, entity[1]) if not r.is_contents]
     if not found:
         return ""
     items = "".join(
@@ -115,6 +116,19 @@ def _definition(view: GameView, here: str, entity: Entity) -> str:
     if len(found) > DEFINITIONS_SHOWN:
         parts.append(f"<p>Other scenarios define it in {plural(len(found) - DEFINITIONS_SHOWN, 'other way')}.</p>")
     return "".join(parts)
+
+
+OWN_TYPE_KEYS = ("type", "kind")  # the keys of an entity's catalogue entry that say what sort of it it is
+
+
+def _what_it_is(view: GameView, entity: Entity) -> str:
+    """The entity's own type where the game's catalogue gives one ("A MAMODO card"), else what its kind covers."""
+    described = view.game.describe(*entity)
+    if isinstance(described, Mapping):
+        own = next((described[key] for key in OWN_TYPE_KEYS if isinstance(described.get(key), str)), None)
+        if own:
+            return f"{'An' if own[:1].lower() in 'aeiou' else 'A'} {own} {entity[0]}"
+    return view.kind_description(entity[0])
 
 
 def _definition_words(value: Any) -> str:

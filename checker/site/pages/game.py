@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Iterable
 
 from checker.engine.catalogue import MUST_BE_COVERED, Ruling
@@ -21,15 +20,14 @@ def game_page(view: GameView) -> WrittenPage:
     here = view.home()
     catalogue = view.game.catalogue
     counts = view.counts()
+    contents = {ruling.section for ruling in catalogue.rulings if ruling.is_contents}  # the source's table of contents
     body = [
         f"<p>Source: <code>{esc(catalogue.document)}</code>. {plural(counts['testable'], 'testable ruling')} "
-        f"({counts['ambiguous']} ambiguous), {plural(counts['scenarios'], 'scenario')}, {counts['passing']} passing; "
+        f"({counts['ambiguous']} ambiguous), {plural(counts['scenarios'], 'scenario')}: {_verdicts(view, here, counts)}; "
         f"{plural(counts['rulings'] - counts['testable'], 'passage')} of the source that state no testable rule "
         f"{a(here, view.rulings_page(), 'listed apart', anchor=NOT_TESTABLE)}. "
         f"{a(here, view.ask_page(), 'Ask about a situation')} · "
-        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, view.disputes_page(), 'Disputes')} · "
-        f"{a(here, view.vocabulary_page(), 'What a scenario can say')} · "
-        f"{a(here, view.facts_page(), 'Facts it can assert and defaults')}</p>",
+        f"{a(here, 'coverage.md', 'Coverage')} · {a(here, view.disputes_page(), 'Disputes')}</p>",
         pair_picker(view),
         f"<h2>Procedure: {esc(view.game.procedure.title)}</h2>",
         *procedure_block(view, here),
@@ -41,7 +39,7 @@ def game_page(view: GameView) -> WrittenPage:
         "<ul>" + "".join(
             f"<li>{a(here, view.rulings_page(), ' › '.join(section), anchor=anchor)} "
             f"({plural(len(rulings), 'ruling')})</li>"
-            for section, anchor, rulings in sections(testable(catalogue.rulings))) + "</ul>",
+            for section, anchor, rulings in sections(testable(catalogue.rulings)) if section not in contents) + "</ul>",
     ]
     body.append("<h2>Entities</h2>")
     by_kind: dict[str, list[Entity]] = {}
@@ -55,21 +53,42 @@ def game_page(view: GameView) -> WrittenPage:
         "scenarios", "Scenarios", here, view.results, ends=table_ends(["scenario", "verdict", "status"]),
         item=lambda at, r: table_row([a(at, view.scenario_page(r.id), r.title), verdict_with_readings(view, at, r),
                                       status_badge(r.status)]))))
+    body.append('<h2 id="for-contributors">For contributors</h2>'
+                f"<p>Writing a scenario for this game: {a(here, view.vocabulary_page(), 'what a scenario can say')} "
+                f"(its actions and effects) and {a(here, view.facts_page(), 'the facts it can assert and the defaults')}.</p>")
     return markdown_page(view.game.title, body, game=view.game.title, tags=("game",))
 
 
+def _verdicts(view: GameView, here: str, counts: dict[str, int]) -> str:
+    """How many scenarios pass, how many questions are answered, how many passes rest on a default reading of an
+    ambiguous ruling, and how many scenarios are disputed, the last two linked to the game's disputes."""
+    said = [f"{counts['passing']} pass"]
+    if counts["answered"]:
+        said.append(plural(counts["answered"], "question") + " answered")
+    if counts["on_default_reading"]:
+        said.append(a(here, view.disputes_page(), f"{counts['on_default_reading']} of the passes rest on a default reading "
+                      "of an ambiguous ruling", anchor=f"{view.id}-ambiguous"))
+    if counts["disputed"]:
+        said.append(a(here, view.disputes_page(), f"{counts['disputed']} disputed", anchor=f"{view.id}-open"))
+    return ", ".join(said)
+
+
 def sections(rulings: Iterable[Ruling]) -> list[tuple[tuple[str, ...], str, list[Ruling]]]:
-    """The catalogue's rulings in runs of one section, each with the anchor of its heading on the rulings page."""
+    """The catalogue's rulings by section, in the order the sections first appear (a section the source heads twice
+    is one), each with the anchor of its heading on the rulings page."""
+    by_section: dict[tuple[str, ...], list[Ruling]] = {}
+    for ruling in rulings:
+        by_section.setdefault(ruling.section, []).append(ruling)
     runs: list[tuple[tuple[str, ...], str, list[Ruling]]] = []
     taken: set[str] = set()
-    for section, members in itertools.groupby(rulings, key=lambda ruling: ruling.section):
+    for section, members in by_section.items():
         base = anchor = slug(" ".join(section)) or "section"
         repeat = 1
         while anchor in taken:
             repeat += 1
             anchor = f"{base}-{repeat}"
         taken.add(anchor)
-        runs.append((section, anchor, list(members)))
+        runs.append((section, anchor, members))
     return runs
 
 

@@ -21,7 +21,8 @@ def home(model: SiteModel) -> WrittenPage:
         "expect: {...}      # leave out every expect: to ask a question instead"
     )
     body = [
-        "<p>Rulings for card and battle games, turned into scenarios that a rules engine plays. "
+        f"<h1>{HEADING}</h1>",
+        "<p>Each game's rulings, turned into scenarios that a rules engine plays. "
         "Every ruling quotes its source document; every scenario shows the engine's verdict and "
         "the step-by-step trace of how it got there, each step citing the ruling it applied.</p>",
         "<h2>Games</h2>",
@@ -37,7 +38,8 @@ def home(model: SiteModel) -> WrittenPage:
         "to the facts the engine computed (only the listed facts are checked), and the trace. "
         "<b>PASS</b> means the engine, following the rules, reaches every expected fact; "
         "<b>FAIL</b> shows which fact differs; <b>ANSWER</b> is a question the engine answered.</p>",
-        "<h2>Asking a question or submitting a disputed scenario</h2>",
+        '<h2 id="for-contributors">For contributors</h2>',
+        "<details><summary>Asking a question or submitting a disputed scenario, as a file</summary>",
         "<p>Write one YAML file under <code>scenarios/&lt;game&gt;/</code> "
         f"({a(here, 'scenario-format.md', 'the scenario format')}); your editor autocompletes it "
         "from <code>schema/scenario.schema.json</code>:</p>",
@@ -45,6 +47,9 @@ def home(model: SiteModel) -> WrittenPage:
         "<p>Then run <code>checker check FILE</code> for the verdict, <code>checker explain FILE</code> "
         "for the full trace, and <code>checker readings FILE</code> to see whether the outcome depends "
         "on how an ambiguous ruling is read. Mark a scenario <code>status: disputed</code> to put it "
-        "on the disputes page.</p>",
+        "on the disputes page.</p></details>",
     ]
-    return markdown_page("Rulings checker", body)
+    return markdown_page(HEADING, body)
+
+
+HEADING = "Rulings for card and battle games"  # the home page's heading and the first words of its tab's title

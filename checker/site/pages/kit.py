@@ -170,7 +170,12 @@ def trace_text(text: str) -> str:
 
 
 def excerpt(text: str, limit: int = 140) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """The text, or its first words up to ``limit`` characters with "…": cut between words, not inside one."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ") if text[limit - 1] != " " else len(cut)
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
 
 
 def fact_cell(path: str) -> str:

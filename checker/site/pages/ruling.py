@@ -11,6 +11,7 @@ from checker.site.pages.glossary import glossed
 from checker.site.pages.lists import Listing, capped, scenario_list
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
+from checker.commands.answer import player_title
 
 
 def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
@@ -26,9 +27,10 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
     if ruling.reason:
         body.append(f"<p>Not testable: {esc(ruling.reason)}</p>")
     if ruling.readings:
+        body.insert(1, _readings(ruling))
         body.append("<h2>Readings</h2>")
         body.append(table(["reading", "what it says", ""], (
-            [f"<code>{esc(r.name)}</code>", esc(r.description), "engine default" if r.default else ""]
+            [f"<code>{esc(r.name)}</code>", esc(r.description), "default reading used by this site" if r.default else ""]
             for r in ruling.readings
         )))
         depending = depending_listing(view, ruling)
@@ -56,13 +58,27 @@ def ruling_page(view: GameView, ruling: Ruling) -> WrittenPage:
     if entities:
         body.append("<h2>Entities it concerns</h2>")
         body.append("<p>" + ", ".join(a(here, view.entity_page(e), entity_label(e)) for e in entities) + "</p>")
-    return markdown_page(f"{ruling.id}: {excerpt(plain(ruling.quote), 70)}", body, game=view.game.title, tags=("ruling",),
-                         summary_only=True)
+    return markdown_page(excerpt(plain(ruling.quote), 70), body, game=view.game.title, tags=("ruling",),
+                         summary_only=True, chip=ruling.id)
+
+
+def _readings(ruling: Ruling) -> str:
+    """An ambiguous ruling's question (the last sentence of its summary), the reading this site plays by default,
+    and the others, before the source's words."""
+    question = ruling.summary.rsplit(". ", 1)[-1] if ruling.summary.rstrip().endswith("?") else ""
+    default = [r for r in ruling.readings if r.default]
+    others = [r for r in ruling.readings if not r.default]
+    return ('<dl class="rk-ambiguity">'
+            + (f"<dt>Question</dt><dd>{esc(question)}</dd>" if question else "")
+            + "".join(f"<dt>Default reading used by this site</dt><dd><b>{esc(r.name)}</b>: {esc(r.description)}</dd>" for r in default)
+            + (f"<dt>Other readings</dt><dd>{'<br>'.join(f'<b>{esc(r.name)}</b>: {esc(r.description)}' for r in others)}</dd>"
+               if others else "")
+            + "</dl>")
 
 
 def depending_listing(view: GameView, ruling: Ruling, order: Sequence[str] | None = None) -> Listing:
     """The scenarios whose outcome depends on the reading of ``ruling``, as on its page."""
     return Listing(f"ruling-{ruling.id}-depending", f"Scenarios whose outcome depends on {ruling.id}", view.ruling_page(ruling.id),
                    order if order is not None else view.depending_on(ruling.id),
-                   lambda at, s: a(at, view.scenario_page(s), s),
-                   ends=("<p>Scenarios whose outcome depends on the reading: ", "</p>"), separator=", ")
+                   lambda at, s: f"<li>{a(at, view.scenario_page(s), player_title(view.by_id[s].title))}</li>",
+                   ends=("<p>Scenarios whose outcome depends on the reading:</p><ul>", "</ul>"))

@@ -12,10 +12,11 @@ from checker.format.yamlwrite import yaml_text
 from checker.run.runner import RunResult
 from checker.format.scenario import DisputeRuling, Scenario
 from checker.site.model import GameView
-from checker.commands.answer import player_title
+from checker.commands.answer import action_sentence, fact_sentence, player_title
 from checker.site.pages.answer import lead
 from checker.site.pages.kit import (
-    a, code_block, esc, fact_cell, href, status_badge, table, trace_text, verdict_with_readings, yaml_cell,
+    a, code_block, default_readings_note, esc, fact_cell, href, status_badge, table, trace_text, verdict_with_readings,
+    yaml_cell,
 )
 from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import entity_label
@@ -23,7 +24,9 @@ from checker.commands.summary import Shown
 from checker.commands.words import action_words, in_words
 from checker.engine.trace import MECHANIC, Entity, TraceStep
 
+DEFAULT_FACTS = 4  # facts the default reading's outcome names at the top of a page that pins another reading
 SCENARIO_FILE = "scenario-file"  # the anchor of a scenario page's file, to copy
+DISPUTED_BADGE = '<span class="rk-verdict rk-disputed" title="No ruling has settled it">DISPUTED</span>'
 
 
 def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str) -> WrittenPage:
@@ -32,10 +35,14 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     assert scenario is not None
     here = view.scenario_page(scenario.id)
     ruling_link = _ruling_links(view, here)
+    open_dispute = scenario.status == "disputed" and scenario.ruling is None
+    shown_verdict = (DISPUTED_BADGE + default_readings_note(view, here, shown) if open_dispute
+                     else verdict_with_readings(view, here, shown))
     body = [
-        f"<p>{a(here, view.home(), view.game.title)} · {verdict_with_readings(view, here, shown)} · {status_badge(scenario.status)}"
+        f"<p>{a(here, view.home(), view.game.title)} · {shown_verdict} · {status_badge(scenario.status)}"
         + "".join(f' <span class="rk-tag">{esc(tag)}</span>' for tag in scenario.tags)
         + f' · <a class="rk-ask-link" href="{esc(href(here, view.ask_page()))}#from={esc(scenario.id)}">Ask about a variation</a></p>',
+        _reading_shown(view, here, shown, scenario),
         lead(view, here, result),
         _invented(view, shown),
         '<h2 id="the-engines-work">The engine\'s work in full</h2>',
@@ -53,12 +60,14 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     body.append(code_block(yaml_text({"initial": scenario.initial} | ({"cards": dict(scenario.cards)} if scenario.cards else {}))))
     body.append("<h2>Actions</h2><ol class=\"rk-actions\">")
     for action in scenario.actions:
-        line = f"<li>{esc(action_words(action.data))}"
-        if action.reject:
-            line += f" — must be refused: <code>{esc(action.reject)}</code>"
-        if action.index in result.rejections:
-            rejection = result.rejections[action.index]
-            line += f' <span class="rk-rejected">refused: {esc(rejection.reason)} — {esc(rejection.message)}</span>'
+        line = f"<li>{esc(action_sentence(action.data))}"
+        rejection = result.rejections.get(action.index)
+        if action.reject and (rejection is None or rejection.reason != action.reject):
+            line += f" Must be refused (<code>{esc(action.reject)}</code>)."
+        if rejection is not None:
+            expected = " as expected" if rejection.reason == action.reject else ""
+            line += (f' <span class="rk-rejected">Refused{expected}: {esc(rejection.message)} '
+                     f"(<code>{esc(rejection.reason)}</code>)</span>")
         body.append(line + "</li>")
     body.append("</ol>")
     body.append("<h2>Expected and computed</h2>")
@@ -102,6 +111,29 @@ def scenario_page(view: GameView, result: RunResult, shown: Shown, raw_text: str
     body.append(f'<h2 id="{SCENARIO_FILE}">Scenario file</h2>')
     body.append(code_block(raw_text, copy=True))
     return markdown_page(player_title(scenario.title), body, game=view.game.title, tags=("scenario",), summary_only=True)
+
+
+def _reading_shown(view: GameView, here: str, shown: Shown, scenario: Scenario) -> str:
+    """For each ambiguous ruling the scenario pins to a reading that is not the default: that the page shows that
+    reading, and what the default reading gives instead (the facts that differ, in words)."""
+    sentences = []
+    for ruling_id, name in scenario.readings.items():
+        ruling = view.game.catalogue[ruling_id] if ruling_id in view.game.catalogue else None
+        if ruling is None or not ruling.readings or name == ruling.default_reading:
+            continue
+        default = ruling.default_reading
+        compared = shown.compared.get(ruling_id)
+        gives = ""
+        if compared is not None and default in compared.readings:
+            branch = compared.readings.index(default)
+            facts = [fact_sentence(scenario.game, path, values[branch][1]) for path, values in compared.facts.items()
+                     if values[branch][0]][:DEFAULT_FACTS]
+            refused = compared.refused[branch]
+            said = "; ".join(facts) + (f"; it refuses {refused}" if refused and refused != "—" else "")
+            gives = f" gives: {esc(said)}." if said else " gives the same outcome."
+        sentences.append(f"Shown under the reading <b>{esc(name)}</b> of {a(here, view.ruling_page(ruling_id), ruling_id)}, "
+                         f"which is not the default; the default reading (<b>{esc(default)}</b>){gives or ' may give another answer.'}")
+    return "".join(f'<p class="rk-default-reading rk-reading-shown">{sentence}</p>' for sentence in sentences)
 
 
 def _invented(view: GameView, shown: Shown) -> str:

@@ -87,7 +87,7 @@ class PackedPage:
 
 def markdown_page(
     title: str, body: Iterable[str], *, game: str | None = None, tags: tuple[str, ...] = (), search_boost: float = 1,
-    summary_only: bool = False, searched: bool = True,
+    summary_only: bool = False, searched: bool = True, chip: str = "",
 ) -> WrittenPage:
     """A page: the escaped title in the meta block, the body as one raw HTML block.
 
@@ -97,14 +97,17 @@ def markdown_page(
     can narrow a search to one kind of page; ``search_boost``
     ranks the page above (> 1) or below (< 1) others that match as well. ``summary_only``: the
     page is one of many (a ruling, a scenario, an entity, a pair), which search finds by its title
-    and summary.
+    and summary. ``chip``: an id shown small beside the heading (a ruling's), which the tab's title and search
+    also match.
     """
     lines = [line for line in body if line]
-    meta: dict[str, Any] = {"title": esc(f"{title} · {game}" if game and game not in title else title)}
+    named = f"{title} ({chip})" if chip else title
+    meta: dict[str, Any] = {"title": esc(f"{named} · {game}" if game and game not in title else named)}
     heading = ""
     if game:
-        heading = f"<h1>{esc(title)}</h1>\n"
-        meta["heading"] = esc(title)  # what search matches and shows: the game's own title would match its every word
+        badge = f' <code class="rk-id-chip">{esc(chip)}</code>' if chip else ""
+        heading = f"<h1>{esc(title)}{badge}</h1>\n"
+        meta["heading"] = esc(named)  # what search matches and shows: the game's own title would match its every word
         meta["tags"] = [esc(tag) for tag in tags]
     if search_boost != 1:
         meta["search"] = {"boost": search_boost}
