@@ -176,6 +176,25 @@ def test_scenarios_replayed_through_the_controls_give_the_clis_verdict_and_outco
     assert ways.get("clicked", 0) > 0, ways  # the listed options did the playing, not only the written field
 
 
+@pytest.mark.parametrize("game", sorted(registry()))
+def test_every_scenario_pasted_into_the_editor_gets_the_clis_verdict_and_outcome(
+        desktop: Watched, site: Site, scenarios: list[Scenario], game: str) -> None:
+    """Each real scenario's file, pasted whole into the page's YAML editor and asked again, as a player would."""
+    mine = sorted((s for s in scenarios if s.game == game), key=lambda s: str(s.path))
+    expected = checked([s.path for s in mine])
+    desktop.page.goto(f"{site.base}{game}/ask/")
+    wait_ready(desktop)
+    differing = []
+    for scenario in mine:
+        desktop.page.locator("#rk-ask-text").fill(Path(scenario.path).read_text(encoding="utf-8"))
+        click(desktop, "#rk-ask-run")
+        cli = expected[scenario.id]
+        if shown(desktop) != (cli["verdict"], cli["outcome"]):
+            differing.append((scenario.id, shown(desktop)[0], cli["verdict"]))
+    assert len(expected) == len(mine) > 0
+    assert differing == []
+
+
 def test_a_broken_file_shows_the_clis_located_message(desktop: Watched, site: Site, tmp_path: Path) -> None:
     desktop.page.goto(f"{site.base}{MR}/ask/#from=counter-rounding")
     wait_ready(desktop, "counter-rounding")
