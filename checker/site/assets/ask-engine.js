@@ -67,7 +67,7 @@ function start(siteRoot) {
       if (message.ok) settle.resolve(message.value);
       else settle.reject(new Error(message.error));
     };
-    worker.postMessage({ load: { assets: assets.href } });
+    worker.postMessage({ load: true });
   });
 
   function call(name, ...args) {

@@ -2,7 +2,7 @@
 // The engine is the project's own, run in this browser by ask-engine.js; this module only shows what it answers.
 // <html data-rk-ask> says where the page stands: "loading", "busy", "ready" or "unavailable";
 // data-rk-ask-asked counts the answers shown.
-import * as YAML from "./vendor/yaml/index.js";
+import { loadEngine } from "./ask-engine.js";
 
 const data = JSON.parse(document.getElementById("rk-ask-data").textContent);
 const root = new URL(data.root, location.href).href;
@@ -20,6 +20,7 @@ const SAID = {
 const SLUG = /^[a-z0-9][a-z0-9.-]*$/;
 
 let engine = null;
+let YAML = null; // the yaml library, loaded by main() while the engine loads
 let text = ""; // the scenario, as the editor and every answer hold it
 let fromTitle = "";
 let asked = 0;
@@ -387,9 +388,9 @@ function wanted() {
   return new URLSearchParams(location.hash.slice(1)).get("from") || new URLSearchParams(location.search).get("from");
 }
 
-async function startFrom(from) {
+async function startFrom(from, fetched = null) {
   if (from && SLUG.test(from)) {
-    await change(() => scenarioText(from), `Loading the scenario ${from}…`);
+    await change(() => fetched || scenarioText(from), `Loading the scenario ${from}…`);
     const link = element("a", { href: new URL(`scenarios/${from}/`, gamePage).href, text: fromTitle || from });
     $("rk-ask-from").replaceChildren("From the scenario ", link, ": change it, play other actions, ask again.");
     $("rk-ask-from").dataset.from = from;
@@ -402,9 +403,13 @@ async function startFrom(from) {
 
 async function main() {
   state("loading");
+  const from = wanted();
+  const loaded = loadEngine(root);
+  const fetched = from && SLUG.test(from) ? scenarioText(from) : null; // while the engine loads
+  fetched?.catch(() => {}); // said by startFrom
   try {
-    const { loadEngine } = await import("./ask-engine.js");
-    engine = await loadEngine(root);
+    YAML = await import("./vendor/yaml/index.js");
+    engine = await loaded;
   } catch (error) {
     unavailable(error);
     return;
@@ -414,7 +419,7 @@ async function main() {
   fillPicker();
   state("ready");
   window.addEventListener("hashchange", () => startFrom(wanted()));
-  await startFrom(wanted());
+  await startFrom(from, fetched);
 }
 
 main();

@@ -4,12 +4,14 @@
      of them in full, then the others, in the theme's order otherwise:
      the theme matches each word as the start of a longer one, so "Battle In" would find the pages about Injury
      before the "Battle In" rulings.
-   - until the index is loaded, the results say so ("Loading the search index…"), not "Type to start searching".
+   - until the index is loaded, the results say so ("Loading the search index…"), not "Type to start searching";
+   - on an Ask page, the worker builds its index once the engine has answered (or could not load), or as soon as the
+     reader searches: until then the engine, loading in its own worker, has the processor to itself.
    The theme talks to its worker in messages (a query, then its results): this script, run before the theme's,
    sees each query and orders (and, limited to a game, filters) its results. */
 (function () {
   "use strict";
-  var READY = 1, QUERY = 2, RESULT = 3;  // the theme's message types
+  var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;  // the theme's message types
   var Native = window.Worker;
   var scope = null;  // the folder of the game search is limited to, when it is
   var asked = [];  // the queries sent and not yet answered, oldest first: the worker answers them in turn
@@ -74,14 +76,41 @@
       if (type !== "message" || typeof listener !== "function") { return listen(type, listener, more); }
       return listen(type, function (event) { return listener.call(this, scoped(event)); }, more);
     };
-    worker.postMessage = function (message, transfer) {
-      if (message && message.type === QUERY) { asked.push(String(message.data)); }
-      return transfer === undefined ? post(message) : post(message, transfer);
+    var send = function (message, transfer) { return transfer === undefined ? post(message) : post(message, transfer); };
+    var held = null;  // on an Ask page: the setup message, until the engine has answered or the reader searches
+    var release = function () {
+      if (held) { var setup = held; held = null; send(setup[0], setup[1]); }
     };
+    worker.postMessage = function (message, transfer) {
+      if (message && message.type === SETUP && document.getElementById("rk-ask-data") && !engineDone()) {
+        held = [message, transfer];
+        whenEngineDone(release);
+        return undefined;
+      }
+      release();
+      if (message && message.type === QUERY) { asked.push(String(message.data)); }
+      return send(message, transfer);
+    };
+    document.addEventListener("focusin", function (event) {
+      if (event.target && event.target.matches && event.target.matches(".md-search__input")) { release(); }
+    });
     window.rkSearchWorker = worker;
     return worker;
   };
   window.Worker.prototype = Native.prototype;
+
+  /* Whether the Ask page's engine has answered once, or cannot load (ask.js marks both on <html>). */
+  function engineDone() {
+    var html = document.documentElement;
+    return html.hasAttribute("data-rk-ask-asked") || html.getAttribute("data-rk-ask") === "unavailable";
+  }
+
+  function whenEngineDone(then) {
+    var watching = new MutationObserver(function () {
+      if (engineDone()) { watching.disconnect(); then(); }
+    });
+    watching.observe(document.documentElement, { attributes: true, attributeFilter: ["data-rk-ask", "data-rk-ask-asked"] });
+  }
 
   /* The game whose pages these are: the first folder of the page's address under the site, if the navigation
      has an entry for it, and the game's title. */
