@@ -1,16 +1,17 @@
-"""How fast the website's engine answers in the browser: the first answer on a first visit and on a later one, then a
+"""How fast the website's Ask page answers in the browser: the first answer on a first visit and on later ones, then a
 verdict after each action.
 
-Builds the site for the real scenarios (or reads --site), serves it on the loopback, and opens its home page in
-headless Chromium with a new profile (a first visit: nothing cached), then again with the same profile (a later
-visit: the HTTP cache, the compiled WebAssembly and whatever the engine keeps). Each visit loads the engine
-(``assets/ask-engine.js``) from the page and asks it about a scenario: the time from the navigation's start to that
-answer is printed, with what the engine reports of its loading (and, on the first visit, the snapshot of its memory it
-keeps for the next). Then, for --per-game scenarios of every game, every action is played again as the Ask page plays
-it, one at a time from none: the time from the action to the verdict (``withAction``, then ``ask`` without readings
-and options) and to the options that follow (``options``), median and maximum, by game and overall.
+Builds the site for the real scenarios (or reads --site), serves it on the loopback, and opens a game's Ask page on a
+scenario (``<game>/ask/#from=<scenario>``, the link of "Ask about a variation") in headless Chromium with a new profile
+(a first visit: nothing cached), then --later times again with the same profile (later visits: the HTTP cache, the
+compiled WebAssembly and the snapshot of the engine's memory the first visit kept). Each time is from the navigation's
+start to the verdict shown on the page, with what the engine reports of its loading. Requests are not intercepted
+(interception turns Chromium's HTTP cache off): every host name but the loopback fails to resolve, and any request to
+another host is counted and printed. Then, for --per-game scenarios of every game, every action is played again as the
+Ask page plays it, one at a time from none: the time from the action to the verdict (``withAction``, then ``ask``
+without readings and options) and to the options that follow (``options``), median and maximum, by game and overall.
 
-    .venv/bin/python benchmarks/ask_page.py [--site FOLDER] [--per-game 8]
+    .venv/bin/python benchmarks/ask_page.py [--site FOLDER] [--later 5] [--per-game 8]
 """
 
 from __future__ import annotations
@@ -28,44 +29,43 @@ from checker.site.build import build_site, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-#: From the navigation's start: the engine loaded, then the first answer; and the engine's own timings.
-FIRST_ANSWER = """async (text) => {
-  const module = await import('./assets/ask-engine.js');
-  const engine = await module.loadEngine();
-  const loaded = performance.now();
-  const answer = await engine.ask(text);
-  window.rkEngine = engine;
-  return {loaded, answered: performance.now(), verdict: answer.result.verdict, timings: engine.timings};
-}"""
-#: Waits until the engine has kept its snapshot (in the Cache API, by ask-worker.js): its size, 0 if none came.
+OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", OFFLINE]
+#: The first verdict the page shows: ms from the navigation's start.
+SHOWN = "() => document.querySelector('#rk-ask-verdict [data-verdict]') && performance.now()"
+#: The page's engine (ask-engine.js loads it once per page) and what it reports of its loading.
+TIMINGS = "async (root) => (await (await import(root + 'assets/ask-engine.js')).loadEngine(root)).timings"
+#: Waits until the engine has kept its snapshot (ask-worker.js, in the site's private file system): its size, 0 if none.
 KEPT = """async () => {
   for (let tries = 0; tries < 600; tries++) {
-    const store = await caches.open('rulings-engine-snapshots');
-    const [key] = await store.keys();
-    const kept = key && await store.match(key);
-    if (kept) return (await kept.arrayBuffer()).byteLength;
-    await new Promise(resolve => setTimeout(resolve, 250));
+    try {
+      const folder = await navigator.storage.getDirectory();
+      return (await (await folder.getFileHandle('rulings-engine-snapshot')).getFile()).size;
+    } catch {
+      await new Promise(resolve => setTimeout(resolve, 250));
+    }
   }
   return 0;
 }"""
 
 
-def visit(playwright, profile: Path, url: str, text: str) -> dict[str, float]:
+def visit(playwright, profile: Path, base: str, game: str, scenario: str, outside: list[str]) -> dict:
     context = playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=FLAGS)
     page = context.pages[0] if context.pages else context.new_page()
-    page.route("**/*", lambda route: route.continue_() if "127.0.0.1" in route.request.url else route.abort())
+    page.on("request", lambda request: None if request.url.startswith(base) else outside.append(request.url))
     page.set_default_timeout(180_000)
-    page.goto(url, wait_until="domcontentloaded")
-    said = page.evaluate(FIRST_ANSWER, text)
+    page.goto(f"{base}{game}/ask/#from={scenario}", wait_until="commit")
+    shown = page.wait_for_function(SHOWN, polling="raf").json_value()
+    said = {"context": context, "page": page, "shown": shown, "timings": page.evaluate(TIMINGS, base),
+            "verdict": page.locator("#rk-ask-verdict [data-verdict]").first.get_attribute("data-verdict")}
     if not said["timings"]["restored"]:  # the engine keeps a snapshot of its memory for the next visit: wait for it
         began = time.perf_counter()
         said["size"] = page.evaluate(KEPT)
         said["kept"] = time.perf_counter() - began
-    return {"context": context, "page": page, **said}
+    return said
 
 
-def replay(page, files: list[Path]) -> tuple[list[float], list[float]]:
+def replay(page, base: str, files: list[Path]) -> tuple[list[float], list[float]]:
     """Every action of each file played again from none, the Ask page's way: ms from each action to its verdict
     (``withAction``, then ``ask`` without readings and options), and ms for the options that follow (``options``)."""
     import yaml
@@ -75,8 +75,8 @@ def replay(page, files: list[Path]) -> tuple[list[float], list[float]]:
     for path in files:
         text = path.read_text(encoding="utf-8")
         actions = [{k: v for k, v in a.items() if k not in ("expect", "reject")} for a in yaml.safe_load(text).get("actions", [])]
-        timed = page.evaluate("""async ([text, actions]) => {
-          const engine = window.rkEngine;
+        timed = page.evaluate("""async ([base, text, actions]) => {
+          const engine = await (await import(base + 'assets/ask-engine.js')).loadEngine(base);
           let current = text, less;
           while ((less = await engine.withoutLastAction(current)) !== current) current = less;
           const verdicts = [], options = [];
@@ -90,7 +90,7 @@ def replay(page, files: list[Path]) -> tuple[list[float], list[float]]:
             options.push(performance.now() - began);
           }
           return [verdicts, options];
-        }""", [text, actions])
+        }""", [base, text, actions])
         verdicts += timed[0]
         options += timed[1]
     return verdicts, options
@@ -103,6 +103,7 @@ def spread(ms: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--site", type=Path, help="a site already built (default: build one for the real scenarios)")
+    parser.add_argument("--later", type=int, default=5, help="later visits, each timed")
     parser.add_argument("--per-game", type=int, default=8, help="scenarios of each game whose actions are replayed")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -119,25 +120,30 @@ def main() -> None:
         games = sorted(folder for folder in (ROOT / "scenarios").iterdir() if folder.is_dir())
         first = sorted(games[0].glob("*.yaml"))[0]
         profile = Path(work) / "profile"
+        outside: list[str] = []
+        later: list[float] = []
         try:
             with sync_playwright() as playwright:
-                for label in ("first visit", "later visit"):
-                    said = visit(playwright, profile, base, first.read_text(encoding="utf-8"))
+                for number in range(1 + args.later):
+                    label = "first visit" if number == 0 else f"later visit {number}"
+                    said = visit(playwright, profile, base, games[0].name, first.stem, outside)
                     timings = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in said["timings"].items() if k not in ("restored", "dropped"))
                     timings += ", from the snapshot" if said["timings"]["restored"] else ""
                     timings += f", snapshot dropped: {said['timings']['dropped']}" if said["timings"]["dropped"] else ""
-                    print(f"{label}: engine loaded {said['loaded'] / 1000:.2f} s, first answer ({said['verdict']}) "
-                          f"{said['answered'] / 1000:.2f} s after the navigation started ({timings})")
+                    print(f"{label}: verdict ({said['verdict']}) shown {said['shown'] / 1000:.2f} s after the navigation "
+                          f"started (engine: {timings})")
+                    if number:
+                        later.append(said["shown"])
                     if "kept" in said:
-                        print(f"  snapshot of the engine's memory kept {said['kept']:.1f} s after the first answer, "
+                        print(f"  snapshot of the engine's memory kept {said['kept']:.1f} s after the verdict, "
                               f"{said['size'] / 2**20:.0f} MiB")
-                    if label == "later visit":
+                    if number == args.later:
                         every: list[float] = []
                         listed: list[float] = []
                         for folder in games:
                             files = sorted(folder.glob("*.yaml"))
-                            picked = files[:: max(1, len(files) // args.per_game)][: args.per_game]
-                            verdicts, options = replay(said["page"], picked)
+                            picked = files[:: max(1, len(files) // max(1, args.per_game))][: args.per_game]
+                            verdicts, options = replay(said["page"], base, picked)
                             every += verdicts
                             listed += options
                             print(f"  {folder.name}: {len(verdicts)} actions; verdict {spread(verdicts)}; options {spread(options)}")
@@ -146,6 +152,9 @@ def main() -> None:
         finally:
             server.shutdown()
             shutil.rmtree(profile, ignore_errors=True)
+    if later:
+        print(f"later visits: verdict shown {spread(later)}")
+    print(f"requests to other hosts: {len(outside)}" + (f" ({', '.join(sorted(set(outside))[:5])})" if outside else ""))
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

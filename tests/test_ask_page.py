@@ -234,6 +234,50 @@ def test_where_the_engine_cannot_run_the_page_says_so_and_gives_the_command_line
         watched.errors[:] = [e for e in watched.errors if "Failed to load resource" not in e and "pyodide" not in e.lower()]
 
 
+#: What happens first on the page: the first answer shown ("asked"), the search index built ("search").
+ORDER = """new MutationObserver(() => {
+  const html = document.documentElement, seen = (window.rkOrder = window.rkOrder || []);
+  if (html.hasAttribute('data-rk-ask-asked') && !seen.includes('asked')) seen.push('asked');
+  if (html.hasAttribute('data-rk-search-ready') && !seen.includes('search')) seen.push('search');
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-rk-ask-asked', 'data-rk-search-ready'] });"""
+
+
+def typed_search(tab: Watched, query: str) -> list[str]:
+    """The titles search gives for ``query`` typed into the page's search box (typed again until the index answers)."""
+    tab.page.locator(".md-search__input").first.click()
+    links = tab.page.locator(".md-search-result__link:visible")
+    for _ in range(30):
+        tab.page.locator(".md-search__input").fill("")
+        tab.page.locator(".md-search__input").press_sequentially(query)
+        try:
+            links.first.wait_for(timeout=2_000)
+            break
+        except Exception:
+            continue
+    return links.all_inner_texts()
+
+
+def test_search_on_the_page_waits_for_the_engines_first_answer(browser, site: Site) -> None:
+    """The theme's search builds its index in a worker of its own: on this page, only once the engine has answered."""
+    for watched in watched_tab(browser, VIEWPORTS["desktop"]):
+        watched.page.add_init_script(ORDER)
+        watched.page.goto(f"{site.base}{MR}/ask/#from=counter-rounding")
+        wait_ready(watched, "counter-rounding")
+        watched.page.wait_for_function("document.documentElement.hasAttribute('data-rk-search-ready')", timeout=ANSWERED)
+        assert watched.page.evaluate("window.rkOrder") == ["asked", "search"]
+        assert any("Shotgun" in title for title in typed_search(watched, "Shotgun"))
+
+
+def test_search_on_the_page_answers_while_the_engine_is_still_loading(browser, site: Site) -> None:
+    for watched in watched_tab(browser, VIEWPORTS["desktop"]):
+        watched.page.context.route("**/vendor/pyodide/**", lambda route: None)  # the runtime never comes
+        watched.page.goto(f"{site.base}{MR}/ask/", wait_until="commit")
+        watched.page.locator(".md-search__input").first.click()  # at once: before the page has its search index
+        assert any("Shotgun" in title for title in typed_search(watched, "Shotgun"))
+        assert watched.page.evaluate("document.documentElement.dataset.rkAsk") == "loading"
+        assert not watched.page.evaluate("document.documentElement.hasAttribute('data-rk-ask-asked')")
+
+
 @pytest.fixture(scope="module", params=sorted(SCREENS))
 def screen(browser, request) -> Iterator[Watched]:
     yield from watched_tab(browser, SCREENS[request.param], request.param)

@@ -31,9 +31,13 @@ function start(siteRoot) {
     return Promise.reject(new Error("this browser does not run Web Workers, which the engine needs"));
   }
   const assets = siteRoot ? new URL("assets/", new URL(siteRoot, document.baseURI)) : HERE;
-  let worker;
+  let worker = window.rkEngineWorker;   /* started by an Ask page's head, with the worker below */
+  delete window.rkEngineWorker;
+  if (worker && worker.failed) {
+    return Promise.reject(new Error("the engine failed to load: " + worker.failed));
+  }
   try {
-    worker = new Worker(new URL("ask-worker.js", assets), { type: "module", name: "rulings-engine" });
+    worker = worker || new Worker(new URL("ask-worker.js", assets), { type: "module", name: "rulings-engine" });
   } catch (error) {
     return Promise.reject(new Error("the engine's worker could not be started: " + error.message));
   }

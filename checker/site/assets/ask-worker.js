@@ -3,14 +3,15 @@
  * Messages in: {load: true} once, then {id, name, args}; out: {ready, timings | error} once, then
  * {id, ok, value | error}. Calls are answered one at a time, in order.
  *
- * Loading starts as the worker starts, everything at once: Pyodide's loader, the engine's bundle and the snapshot
- * kept by an earlier visit.
+ * Loading starts as the worker starts, everything at once: Pyodide's loader and its module, the engine's bundle and
+ * the snapshot kept by an earlier visit.
  *
- * A later visit starts from that snapshot of the engine's memory: on a first visit, once the first answer is sent,
- * every game is made ready (checker.commands.ask.warm) and Pyodide's memory is kept in the Cache API, marked with
- * Pyodide's version and the hash of the engine's bundle; a later visit whose marks agree restores it instead of
- * starting Python and importing the engine again. A snapshot that does not restore is dropped and the engine starts
- * afresh. Each site keeps one snapshot: a new one replaces the last.
+ * A later visit starts from a snapshot of the engine's memory. On a first visit, once the page has asked nothing for
+ * IDLE ms after the first answer, every game is made ready (checker.commands.ask.warm) and Pyodide's memory is kept in
+ * the site's private file system (read back through a synchronous access handle, straight into one buffer), under a
+ * first line that names Pyodide's version, the hash of the engine's bundle and the memory's size. A later visit whose
+ * first line agrees restores it instead of starting Python and importing the engine again. A snapshot that does not
+ * restore is removed and the engine starts afresh. Each site keeps one snapshot: a new one replaces the last.
  *
  * The snapshot holds memory, not files: a restored engine has imported and read what it needs to answer, so its
  * files are unpacked again only once the first answer is sent, before anything else is asked. Should that first
@@ -18,14 +19,16 @@
  */
 const ASSETS = new URL(".", self.location.href);
 const ENGINE = "/home/pyodide/rulings";
-const SNAPSHOTS = "rulings-engine-snapshots";
-const SNAPSHOT = new URL("ask/engine-snapshot", ASSETS).href;
-const MADE_FOR = "X-Rulings-Engine";   /* the snapshot's header: the Pyodide version and bundle it was made with */
+const SNAPSHOT = "rulings-engine-snapshot";   /* in the site's private file system; written first under PARTIAL */
+const PARTIAL = SNAPSHOT + ".partial";
+
+const IDLE = 400;   /* ms */
 
 let api = null;
-let unpack = null;  /* on a later visit, until the files are unpacked */
-let keep = null;    /* after the first answer of a first visit: keeps a snapshot for the next visit */
 let answered = 0;
+let unpack = null;     /* on a later visit, until the files are unpacked */
+let keep = null;       /* on a first visit, until a snapshot is kept for the next */
+let keepTimer = null;
 const loading = load();
 loading.catch(() => {});   /* reported when the page asks for the engine */
 
@@ -39,6 +42,7 @@ self.onmessage = async (event) => {
     }
     return;
   }
+  clearTimeout(keepTimer);
   if (answered) unpackNow();
   const call = () => JSON.parse(api.call(message.name, JSON.stringify(message.args)));
   let answer = call();
@@ -49,9 +53,14 @@ self.onmessage = async (event) => {
   answered += 1;
   self.postMessage({ id: message.id, ...answer });
   if (unpack) setTimeout(unpackNow, 0);
-  if (keep) setTimeout(keep, 0);
-  keep = null;
+  if (keep) keepTimer = setTimeout(keepNow, IDLE);
 };
+
+function keepNow() {
+  const kept = keep;
+  keep = null;
+  kept();
+}
 
 function unpackNow() {
   if (unpack) unpack();
@@ -62,29 +71,29 @@ async function load() {
   const began = performance.now();
   const runtime = new URL("vendor/pyodide/", ASSETS).href;
   const loader = import(new URL("pyodide.mjs", runtime).href);
+  const module = import(new URL("pyodide.asm.mjs", runtime).href);   /* what the loader would import next */
   const bundle = fetch(new URL("ask/engine.zip", ASSETS)).then(async (response) => {
     if (!response.ok) throw new Error(`the engine's bundle could not be fetched (HTTP ${response.status})`);
     return new Uint8Array(await response.arrayBuffer());
   });
-  const store = self.caches ? self.caches.open(SNAPSHOTS).catch(() => null) : Promise.resolve(null);
-  const kept = store.then((opened) => opened && opened.match(SNAPSHOT)).catch(() => undefined);
-  const memory = kept.then((found) => found && found.arrayBuffer()).catch(() => undefined);   /* read at once: 30 MiB and more */
+  const kept = readSnapshot().catch(() => null);
   const { loadPyodide, version } = await loader;
-  const options = { indexURL: runtime, env: { RULINGS_CACHE: ENGINE + "/cache" } };
+  const options = { indexURL: runtime, env: { RULINGS_CACHE: ENGINE + "/cache" }, createPyodideModule: (await module).default };
   const bundled = await bundle;
   const madeFor = `${version} ${await digest(bundled)}`;
   const snapshot = await kept;
   let pyodide = null, dropped = null;
-  if (snapshot && snapshot.headers.get(MADE_FOR) === madeFor) {
+  if (snapshot && snapshot.head === `${madeFor} ${snapshot.memory.length}`) {
     try {
-      pyodide = await restore(loadPyodide, options, memory);
+      pyodide = await restore(loadPyodide, options, snapshot.memory);
     } catch (error) {
       dropped = String(error && error.message || error);
-      await (await store).delete(SNAPSHOT);
+      await removeSnapshot();
     }
   }
   const restored = pyodide !== null;
-  if (!restored) pyodide = await loadPyodide({ ...options, _makeSnapshot: Boolean(await store) });
+  const canKeep = Boolean(self.navigator.storage && self.navigator.storage.getDirectory);
+  if (!restored) pyodide = await loadPyodide({ ...options, _makeSnapshot: canKeep });
   const started = performance.now();
   unpack = () => pyodide.unpackArchive(bundled, "zip", { extractDir: ENGINE });
   if (!restored) {
@@ -94,31 +103,64 @@ async function load() {
   const unpacked = performance.now();
   api = pyodide.pyimport("checker.commands.ask");
   const imported = performance.now();
-  if (!restored && await store) keep = () => keepSnapshot(pyodide, madeFor, store);
+  if (!restored && canKeep) keep = () => keepSnapshot(pyodide, madeFor);
   return { runtime: started - began, bundle: unpacked - started, imports: imported - unpacked, restored, dropped };
 }
 
-async function keepSnapshot(pyodide, madeFor, store) {
+async function keepSnapshot(pyodide, madeFor) {
   try {
     api.call("warm", "[]");
     const memory = pyodide.makeMemorySnapshot();
-    const headers = { "Content-Type": "application/octet-stream", [MADE_FOR]: madeFor };
-    await (await store).put(SNAPSHOT, new Response(memory, { headers }));
+    const folder = await self.navigator.storage.getDirectory();
+    const file = await folder.getFileHandle(PARTIAL, { create: true });
+    const handle = await file.createSyncAccessHandle();
+    try {
+      const head = new TextEncoder().encode(`${madeFor} ${memory.length}\n`);
+      handle.truncate(0);
+      handle.write(head, { at: 0 });
+      handle.write(memory, { at: head.length });
+      handle.flush();
+    } finally {
+      handle.close();
+    }
+    await removeSnapshot();
+    await file.move(SNAPSHOT);
   } catch (error) {
     console.warn("rulings engine: no snapshot kept:", error);  /* the next visit starts afresh */
   }
 }
 
+/* The snapshot an earlier visit kept: its first line, and the memory that follows; null if there is none. */
+async function readSnapshot() {
+  const folder = await self.navigator.storage.getDirectory();
+  const handle = await (await folder.getFileHandle(SNAPSHOT)).createSyncAccessHandle();
+  try {
+    const size = handle.getSize();
+    const start = new Uint8Array(Math.min(size, 256));
+    handle.read(start, { at: 0 });
+    const end = start.indexOf(10);
+    if (end < 0) return null;
+    const memory = new Uint8Array(size - end - 1);
+    handle.read(memory, { at: end + 1 });
+    return { head: new TextDecoder().decode(start.subarray(0, end)), memory };
+  } finally {
+    handle.close();
+  }
+}
+
+async function removeSnapshot() {
+  try {
+    await (await self.navigator.storage.getDirectory()).removeEntry(SNAPSHOT);
+  } catch {
+    /* there was none */
+  }
+}
+
 /* Pyodide restores a snapshot into the memory its WebAssembly module starts with (30 MiB), but the engine's memory
    grows past it once the games are imported: while Pyodide loads, the module's memory is grown to the snapshot's size
-   as soon as it is instantiated, before Pyodide copies the snapshot in. ``read`` gives the snapshot's bytes, read
-   while Pyodide's own files load: Pyodide waits for them before it instantiates the module. */
-async function restore(loadPyodide, options, read) {
-  let size = 0;
-  const memory = read.then((buffer) => {
-    size = buffer.byteLength;
-    return new Uint8Array(buffer);
-  });
+   as soon as it is instantiated, before Pyodide copies the snapshot in. */
+async function restore(loadPyodide, options, memory) {
+  const size = memory.length;
   const { instantiate, instantiateStreaming } = WebAssembly;
   const grown = (result) => {
     const wasm = (result.instance || result).exports.memory;

@@ -66,7 +66,10 @@ async function change(making, message) {
     text = await making();
     $("rk-ask-text").value = text;
     numberLines();
-    show(await engine.ask(text, "ask.yaml"));
+    const verdict = await engine.ask(text, "ask.yaml", false);
+    show(verdict, true); // at once; what the rules allow next and the readings follow
+    const valid = verdict.result && verdict.result.verdict !== "invalid";
+    show({ ...verdict, options: verdict.result ? await engine.options(text) : null, readings: valid ? await engine.readings(text) : null });
   } catch (error) {
     say(`The engine could not answer: ${error && error.message ? error.message : error}`);
   } finally {
@@ -87,7 +90,7 @@ function parsed() {
   }
 }
 
-function show(answer) {
+function show(answer, pending = false) {
   showErrors(answer.errors || []);
   const result = answer.result || {};
   const verdict = $("rk-ask-verdict");
@@ -111,15 +114,20 @@ function show(answer) {
   if (answer.check && result.verdict && !["pass", "question"].includes(result.verdict)) {
     verdict.append(element("pre", { class: "rk-mismatch rk-ask-check", text: answer.check }));  // what differs, as checker check says
   }
-  showReadings(answer.readings, result);
+  showReadings(pending ? null : answer.readings, result);
   showTrace(result.trace || [], said.played || []);
   $("rk-ask-outcome").textContent = result.outcome ? YAML.stringify(result.outcome) : "";
   $("rk-ask-outcome").dataset.outcome = JSON.stringify(result.outcome ?? null);
   showPlayed(said.played);
+  say(SAID[result.verdict] || "The scenario has mistakes: see them beside its lines below.");
+  if (pending) {
+    $("rk-ask-where").textContent = "";
+    $("rk-ask-options").replaceChildren(element("p", { class: "rk-ask-pending", text: "Listing what the rules allow next…" }));
+    return;
+  }
   showOptions(answer.options || null);
   asked += 1;
   html.dataset.rkAskAsked = String(asked);
-  say(SAID[result.verdict] || "The scenario has mistakes: see them beside its lines below.");
 }
 
 function rulingLink(ruling) {

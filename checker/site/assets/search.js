@@ -78,11 +78,12 @@
     };
     var send = function (message, transfer) { return transfer === undefined ? post(message) : post(message, transfer); };
     var held = null;  // on an Ask page: the setup message, until the engine has answered or the reader searches
+    var searching = false;  // the reader has been in the search box
     var release = function () {
       if (held) { var setup = held; held = null; send(setup[0], setup[1]); }
     };
     worker.postMessage = function (message, transfer) {
-      if (message && message.type === SETUP && document.getElementById("rk-ask-data") && !engineDone()) {
+      if (message && message.type === SETUP && document.getElementById("rk-ask-data") && !searching && !engineDone()) {
         held = [message, transfer];
         whenEngineDone(release);
         return undefined;
@@ -92,7 +93,7 @@
       return send(message, transfer);
     };
     document.addEventListener("focusin", function (event) {
-      if (event.target && event.target.matches && event.target.matches(".md-search__input")) { release(); }
+      if (event.target && event.target.matches && event.target.matches(".md-search__input")) { searching = true; release(); }
     });
     window.rkSearchWorker = worker;
     return worker;

@@ -20,7 +20,6 @@ from checker.site.pages.written import WrittenPage, markdown_page
 from checker.site.pairs import definitions
 
 ASK_SCRIPT = "assets/ask.js"
-ASK_ENGINE = "assets/ask-engine.js"  # imported by ask.js
 ASK_STYLE = "assets/ask.css"
 #: The commands that answer the same questions outside the browser, each with what it gives.
 COMMANDS = (
@@ -51,7 +50,6 @@ def ask_page(view: GameView) -> WrittenPage:
         "</div>",
         f'<link rel="stylesheet" href="{esc(root + ASK_STYLE)}">',
         f'<script type="application/json" id="rk-ask-data">{_json(data)}</script>',
-        f'<link rel="modulepreload" href="{esc(root + ASK_ENGINE)}">',  # fetched with the page's script, not after it
         f'<script type="module" src="{esc(root + ASK_SCRIPT)}"></script>',
     ]
     return markdown_page("Ask", body, game=view.game.title, tags=("ask",), searched=False)
