@@ -234,6 +234,16 @@ def test_where_the_engine_cannot_run_the_page_says_so_and_gives_the_command_line
         watched.errors[:] = [e for e in watched.errors if "Failed to load resource" not in e and "pyodide" not in e.lower()]
 
 
+def test_where_only_the_webassembly_fails_the_page_says_why(browser, site: Site) -> None:
+    for watched in watched_tab(browser, VIEWPORTS["desktop"]):
+        watched.page.context.route("**/vendor/pyodide/pyodide.asm.wasm", lambda route: route.abort())
+        watched.page.goto(f"{site.base}{MR}/ask/")
+        watched.page.wait_for_function("document.documentElement.dataset.rkAsk === 'unavailable'", timeout=ENGINE_LOADED)
+        # Said as it fails, not after the engine's time to load has run out.
+        assert "Pyodide's WebAssembly could not be loaded" in watched.page.locator("#rk-ask-why").inner_text()
+        watched.errors[:] = [e for e in watched.errors if "Failed to load resource" not in e and "wasm" not in e.lower()]
+
+
 #: What happens first on the page: the first answer shown ("asked"), the search index built ("search").
 ORDER = """new MutationObserver(() => {
   const html = document.documentElement, seen = (window.rkOrder = window.rkOrder || []);

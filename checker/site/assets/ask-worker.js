@@ -3,8 +3,8 @@
  * Messages in: {load: true} once, then {id, name, args}; out: {ready, timings | error} once, then
  * {id, ok, value | error}. Calls are answered one at a time, in order.
  *
- * Loading starts as the worker starts, everything at once: Pyodide's loader and its module, the engine's bundle and
- * the snapshot kept by an earlier visit.
+ * Loading starts as the worker starts, everything at once: Pyodide's loader, its JavaScript module and its WebAssembly
+ * (compiled here), the engine's bundle and the snapshot kept by an earlier visit.
  *
  * A later visit starts from a snapshot of the engine's memory. On a first visit, once the page has asked nothing for
  * IDLE ms after the first answer, every game is made ready (checker.commands.ask.warm) and Pyodide's memory is kept in
@@ -72,6 +72,7 @@ async function load() {
   const runtime = new URL("vendor/pyodide/", ASSETS).href;
   const loader = import(new URL("pyodide.mjs", runtime).href);
   const module = import(new URL("pyodide.asm.mjs", runtime).href);   /* what the loader would import next */
+  const compiled = compile(new URL("pyodide.asm.wasm", runtime));
   const bundle = fetch(new URL("ask/engine.zip", ASSETS)).then(async (response) => {
     if (!response.ok) throw new Error(`the engine's bundle could not be fetched (HTTP ${response.status})`);
     return new Uint8Array(await response.arrayBuffer());
@@ -85,7 +86,7 @@ async function load() {
   let pyodide = null, dropped = null;
   if (snapshot && snapshot.head === `${madeFor} ${snapshot.memory.length}`) {
     try {
-      pyodide = await restore(loadPyodide, options, snapshot.memory);
+      pyodide = await withModule(compiled, snapshot.memory.length, () => loadPyodide({ ...options, _loadSnapshot: snapshot.memory }));
     } catch (error) {
       dropped = String(error && error.message || error);
       await removeSnapshot();
@@ -93,7 +94,7 @@ async function load() {
   }
   const restored = pyodide !== null;
   const canKeep = Boolean(self.navigator.storage && self.navigator.storage.getDirectory);
-  if (!restored) pyodide = await loadPyodide({ ...options, _makeSnapshot: canKeep });
+  if (!restored) pyodide = await withModule(compiled, 0, () => loadPyodide({ ...options, _makeSnapshot: canKeep }));
   const started = performance.now();
   unpack = () => pyodide.unpackArchive(bundled, "zip", { extractDir: ENGINE });
   if (!restored) {
@@ -156,26 +157,39 @@ async function removeSnapshot() {
   }
 }
 
-/* Pyodide restores a snapshot into the memory its WebAssembly module starts with (30 MiB), but the engine's memory
-   grows past it once the games are imported: while Pyodide loads, the module's memory is grown to the snapshot's size
-   as soon as it is instantiated, before Pyodide copies the snapshot in. */
-async function restore(loadPyodide, options, memory) {
-  const size = memory.length;
-  const { instantiate, instantiateStreaming } = WebAssembly;
-  const grown = (result) => {
-    const wasm = (result.instance || result).exports.memory;
-    if (wasm instanceof WebAssembly.Memory) {
-      const pages = Math.ceil(size / 65536) - wasm.buffer.byteLength / 65536;
-      if (pages > 0) wasm.grow(pages);
-    }
-    return result;
+/* Pyodide's WebAssembly module (9.6 MB), compiled as the worker starts: on a later visit, from the code Chromium keeps
+   of it. */
+function compile(url) {
+  const compiled = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(fetch(url))
+    : fetch(url).then((response) => response.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes));
+  compiled.catch(() => {});   /* said by withModule */
+  return compiled;
+}
+
+/* ``load()``, in which Pyodide instantiates the module compiled here instead of compiling the response it fetched
+   (WebAssembly.instantiateStreaming, its first call). Its memory is first grown to ``size`` bytes: Pyodide restores a
+   snapshot into the memory the module starts with (30 MiB), and the engine's grows past that once the games are
+   imported. A module that cannot be compiled fails the load at once: Pyodide would wait for it forever. */
+async function withModule(compiled, size, load) {
+  const { instantiateStreaming } = WebAssembly;
+  let used = false;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if (used) return instantiateStreaming.call(WebAssembly, source, imports);
+    used = true;
+    Promise.resolve(source).then((response) => response.body && response.body.cancel()).catch(() => {});
+    const module = await compiled;
+    const instance = await WebAssembly.instantiate(module, imports);
+    const pages = Math.ceil(size / 65536) - instance.exports.memory.buffer.byteLength / 65536;
+    if (pages > 0) instance.exports.memory.grow(pages);
+    return { module, instance };
   };
-  WebAssembly.instantiate = (...args) => instantiate.apply(WebAssembly, args).then(grown);
-  WebAssembly.instantiateStreaming = (...args) => instantiateStreaming.apply(WebAssembly, args).then(grown);
+  const failed = compiled.then(() => new Promise(() => {}), (error) => {
+    throw new Error(`Pyodide's WebAssembly could not be loaded: ${error && error.message || error}`);
+  });
   try {
-    return await loadPyodide({ ...options, _loadSnapshot: memory });
+    return await Promise.race([load(), failed]);
   } finally {
-    Object.assign(WebAssembly, { instantiate, instantiateStreaming });
+    WebAssembly.instantiateStreaming = instantiateStreaming;
   }
 }
 
