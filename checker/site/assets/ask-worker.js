@@ -18,6 +18,11 @@
  * call fail, it is asked again once they are.
  */
 const ASSETS = new URL(".", self.location.href);
+/* The compiler's worker (see compile). */
+const COMPILER = `onmessage = async (event) => {
+  try { postMessage(await WebAssembly.compileStreaming(fetch(event.data))); }
+  catch (error) { postMessage(String(error && error.message || error)); }
+};`;
 const ENGINE = "/home/pyodide/rulings";
 const SNAPSHOT = "rulings-engine-snapshot";   /* in the site's private file system; written first under PARTIAL */
 const PARTIAL = SNAPSHOT + ".partial";
@@ -157,11 +162,20 @@ async function removeSnapshot() {
   }
 }
 
-/* Pyodide's WebAssembly module (9.6 MB), compiled as the worker starts: on a later visit, from the code Chromium keeps
-   of it. */
+/* Pyodide's WebAssembly module (9.6 MB), compiled as the worker starts, in a worker of its own so that this one's
+   thread is free for the rest meanwhile; on a later visit, from the code Chromium keeps of it. */
 function compile(url) {
-  const compiled = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(fetch(url))
-    : fetch(url).then((response) => response.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes));
+  let compiled;
+  try {
+    const compiler = new Worker(URL.createObjectURL(new Blob([COMPILER], { type: "text/javascript" })));
+    compiled = new Promise((resolve, reject) => {
+      compiler.onmessage = (event) => (event.data instanceof WebAssembly.Module ? resolve(event.data) : reject(new Error(event.data)));
+      compiler.onerror = (event) => reject(new Error(event.message || "its compiler stopped"));
+      compiler.postMessage(url.href);
+    }).finally(() => compiler.terminate());
+  } catch {
+    compiled = WebAssembly.compileStreaming(fetch(url));   /* no worker can start here: compiled on this thread */
+  }
   compiled.catch(() => {});   /* said by withModule */
   return compiled;
 }
