@@ -11,15 +11,20 @@ it, and its content is emptied (what the theme would have shown is written alrea
 Pages are shared out only where processes can be forked and there are enough of them to
 pay for the fork (:data:`PARALLEL_FROM`): a rebuild of ``mkdocs serve --dirty`` renders its few
 pages where it stands.
+
+The theme's navigation sidebar is the same on every page outside the navigation in one folder (its
+links are relative to the page's folder, and no item of it is the page or holds it): it is rendered
+once per folder (:func:`navigation_once`), a third of the time a page took to render.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import posixpath
 import sys
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import jinja2
 from mkdocs.commands import build
@@ -31,6 +36,8 @@ from mkdocs.structure.pages import Page
 
 #: The template (in checker/site/theme/) of a page another process renders: it renders nothing.
 RENDERED_ELSEWHERE = "rendered-elsewhere.html"
+#: The theme's navigation sidebar (Material's partial), rendered once per folder of pages outside the navigation.
+NAVIGATION = "partials/nav.html"
 #: Below this many pages to render, one process renders them all.
 PARALLEL_FROM = 256
 _FAILED, _WARNED = 1, 2  # a rendering process's exit status: an error, or warnings (which strict mode counts)
@@ -70,6 +77,32 @@ class Elsewhere:
             except (ProcessLookupError, ChildProcessError):
                 pass
         self.shares = {}
+
+
+def navigation_once(env: jinja2.Environment, nav: Navigation) -> None:
+    """Have ``env`` render the navigation sidebar once per folder of the pages outside ``nav`` and reuse it.
+
+    Its HTML depends on the page through the links, each relative to the page's URL, and the items that are
+    the page or hold it (marked active, unfolded). A page outside the navigation is none of its items; from a
+    page whose URL is a folder no item lies under, every link reads the same as from any other such page of
+    the same parent folder. Other pages (those of the navigation, ``404.html``) are rendered as they are."""
+    template = env.get_template(NAVIGATION)
+    render = template.root_render_func
+    in_nav = [page.url for page in nav.pages]
+    kept: dict[str, str] = {}
+
+    def once(context: jinja2.runtime.Context) -> Iterator[str]:
+        page = context.get("page")
+        where = page.url if isinstance(page, Page) else ""
+        if not where.endswith("/") or any(there.startswith(where) for there in in_nav):
+            yield from render(context)
+            return
+        folder = posixpath.dirname(where.rstrip("/"))
+        if folder not in kept:
+            kept[folder] = "".join(render(context))
+        yield kept[folder]
+
+    template.root_render_func = once
 
 
 def start(pages: Sequence[Page], config: MkDocsConfig, files: Files, nav: Navigation, env: jinja2.Environment,
