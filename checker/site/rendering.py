@@ -14,7 +14,7 @@ pages where it stands.
 
 The theme's navigation sidebar is the same on every page outside the navigation in one folder (its
 links are relative to the page's folder, and no item of it is the page or holds it): it is rendered
-once per folder (:func:`navigation_once`), a third of the time a page took to render.
+once per folder (:func:`once_per_folder`), as are the header's search box and colour switch.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ import os
 import posixpath
 import sys
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import jinja2
+from jinja2.runtime import Context
 from mkdocs.commands import build
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -36,8 +37,9 @@ from mkdocs.structure.pages import Page
 
 #: The template (in checker/site/theme/) of a page another process renders: it renders nothing.
 RENDERED_ELSEWHERE = "rendered-elsewhere.html"
-#: The theme's navigation sidebar (Material's partial), rendered once per folder of pages outside the navigation.
-NAVIGATION = "partials/nav.html"
+#: Parts of the theme rendered once per folder of pages outside the navigation: the navigation sidebar, and the
+#: search box and colour switch of the header, which no page changes.
+PER_FOLDER = ("partials/nav.html", "partials/search.html", "partials/palette.html")
 #: Below this many pages to render, one process renders them all.
 PARALLEL_FROM = 256
 _FAILED, _WARNED = 1, 2  # a rendering process's exit status: an error, or warnings (which strict mode counts)
@@ -79,19 +81,24 @@ class Elsewhere:
         self.shares = {}
 
 
-def navigation_once(env: jinja2.Environment, nav: Navigation) -> None:
-    """Have ``env`` render the navigation sidebar once per folder of the pages outside ``nav`` and reuse it.
+def once_per_folder(env: jinja2.Environment, nav: Navigation) -> None:
+    """Have ``env`` render each part of the theme in :data:`PER_FOLDER` once per folder of the pages outside ``nav``.
 
-    Its HTML depends on the page through the links, each relative to the page's URL, and the items that are
-    the page or hold it (marked active, unfolded). A page outside the navigation is none of its items; from a
-    page whose URL is a folder no item lies under, every link reads the same as from any other such page of
-    the same parent folder. Other pages (those of the navigation, ``404.html``) are rendered as they are."""
-    template = env.get_template(NAVIGATION)
-    render = template.root_render_func
+    What such a part shows of the page is its links, each relative to the page's URL, and the navigation's
+    items that are the page or hold it (marked active, unfolded). A page outside the navigation is none of its
+    items; from a page whose URL is a folder no item lies under, every link reads the same as from any other
+    such page of the same parent folder. Other pages (those of the navigation, ``404.html``) get each part
+    rendered for them."""
     in_nav = [page.url for page in nav.pages]
+    for name in PER_FOLDER:
+        template = env.get_template(name)
+        template.root_render_func = _once_per_folder(template.root_render_func, in_nav)
+
+
+def _once_per_folder(render: Callable[[Context], Iterator[str]], in_nav: list[str]) -> Callable[[Context], Iterator[str]]:
     kept: dict[str, str] = {}
 
-    def once(context: jinja2.runtime.Context) -> Iterator[str]:
+    def once(context: Context) -> Iterator[str]:
         page = context.get("page")
         where = page.url if isinstance(page, Page) else ""
         if not where.endswith("/") or any(there.startswith(where) for there in in_nav):
@@ -102,7 +109,7 @@ def navigation_once(env: jinja2.Environment, nav: Navigation) -> None:
             kept[folder] = "".join(render(context))
         yield kept[folder]
 
-    template.root_render_func = once
+    return once
 
 
 def start(pages: Sequence[Page], config: MkDocsConfig, files: Files, nav: Navigation, env: jinja2.Environment,
