@@ -14,7 +14,8 @@ pages where it stands.
 
 The theme's navigation sidebar is the same on every page outside the navigation in one folder (its
 links are relative to the page's folder, and no item of it is the page or holds it): it is rendered
-once per folder (:func:`once_per_folder`), as are the header's search box and colour switch.
+once per folder (:func:`once_per_folder`), as are the header's search box and colour switch, the
+theme's settings, its style sheets and the scripts.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ RENDERED_ELSEWHERE = "rendered-elsewhere.html"
 #: Parts of the theme rendered once per folder of pages outside the navigation: the navigation sidebar, and the
 #: search box and colour switch of the header, which no page changes.
 PER_FOLDER = ("partials/nav.html", "partials/search.html", "partials/palette.html")
+#: Blocks of the theme's page template (``base.html``) rendered once per folder of pages outside the navigation:
+#: its settings for its scripts, its style sheets and its scripts, whose links are all a page changes of them.
+#: (Ours, ``main.html``, adds to its scripts by calling the theme's block.)
+BLOCKS_PER_FOLDER = ("config", "styles", "scripts")
 #: Below this many pages to render, one process renders them all.
 PARALLEL_FROM = 256
 _FAILED, _WARNED = 1, 2  # a rendering process's exit status: an error, or warnings (which strict mode counts)
@@ -82,7 +87,8 @@ class Elsewhere:
 
 
 def once_per_folder(env: jinja2.Environment, nav: Navigation) -> None:
-    """Have ``env`` render each part of the theme in :data:`PER_FOLDER` once per folder of the pages outside ``nav``.
+    """Have ``env`` render each part of the theme in :data:`PER_FOLDER` and each block in :data:`BLOCKS_PER_FOLDER`
+    once per folder of the pages outside ``nav``.
 
     What such a part shows of the page is its links, each relative to the page's URL, and the navigation's
     items that are the page or hold it (marked active, unfolded). A page outside the navigation is none of its
@@ -93,6 +99,9 @@ def once_per_folder(env: jinja2.Environment, nav: Navigation) -> None:
     for name in PER_FOLDER:
         template = env.get_template(name)
         template.root_render_func = _once_per_folder(template.root_render_func, in_nav)
+    theme = env.get_template("base.html")
+    for block in BLOCKS_PER_FOLDER:
+        theme.blocks[block] = _once_per_folder(theme.blocks[block], in_nav)
 
 
 def _once_per_folder(render: Callable[[Context], Iterator[str]], in_nav: list[str]) -> Callable[[Context], Iterator[str]]:
