@@ -155,6 +155,36 @@ def test_a_site_made_and_rendered_on_two_processes_is_the_site_made_on_one(tmp_p
     assert not differ, differ[:10]
 
 
+def test_the_parts_of_the_theme_rendered_once_per_folder_change_no_page(tmp_path: Path, monkeypatch) -> None:
+    """The navigation, the header's search box and colour switch, the theme's settings, style sheets and scripts,
+    rendered once per folder of generated pages and reused: every file the same, byte for byte, as when each page
+    has them rendered for itself."""
+    from checker.site import plugin, rendering
+
+    rendered: list[object] = []
+    real = rendering._once_per_folder
+
+    def counted(render, in_nav):  # counts each time a part is rendered, not reused
+        def rendering_part(context):
+            rendered.append(context.get("page"))
+            return render(context)
+
+        return real(rendering_part, in_nav)
+
+    monkeypatch.setattr(rendering, "_once_per_folder", counted)
+    scenarios = _one_game(tmp_path)
+    kept = build_site(tmp_path / "kept", scenarios, jobs=1)
+    parts = len(rendering.PER_FOLDER) + len(rendering.BLOCKS_PER_FOLDER)
+    pages = list(kept.rglob("*.html"))
+    assert 0 < 10 * len(rendered) < len(pages) * parts, (len(rendered), len(pages))  # rendered for few pages, kept for the rest
+    monkeypatch.setattr(plugin, "once_per_folder", lambda env, nav: None)
+    each = build_site(tmp_path / "each", scenarios, jobs=1)
+    files = sorted(p.relative_to(kept) for p in kept.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(each) for p in each.rglob("*") if p.is_file())
+    differ = [p for p in files if (kept / p).read_bytes() != (each / p).read_bytes()]
+    assert not differ, differ[:10]
+
+
 @pytest.mark.parametrize("trouble", ["error", "warning"])
 def test_trouble_rendering_pages_in_another_process_fails_the_strict_build(tmp_path: Path, monkeypatch, caplog,
                                                                           trouble: str) -> None:

@@ -10,6 +10,7 @@ tests that run a scenario with its defaults written out, not here.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
@@ -120,12 +121,18 @@ def _walk(schema: _Schema, node: dict[str, Any], path: str, depth: int = 0) -> I
 
 def facts(game: AnyGame) -> list[Fact]:
     """Every fact the game's outcome schema lets a scenario assert, in the schema's order."""
+    return list(_facts(game))
+
+
+@functools.lru_cache(maxsize=16)
+def _facts(game: AnyGame) -> tuple[Fact, ...]:
+    """Walked once per game: a page that puts many facts in words describes each from them (:func:`fact_description`)."""
     schema = _Schema(game)
     found: dict[str, Fact] = {}
     for path, node in _walk(schema, schema.resolve({"$ref": "#/outcome"}), ""):
         if path not in found:
             found[path] = Fact(path, _kind(schema, node), _description(schema, node))
-    return list(found.values())
+    return tuple(found.values())
 
 
 FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # a key the schema names, as against one a scenario chooses (A, Golem)
@@ -136,7 +143,7 @@ def fact_description(game: AnyGame, path: str) -> tuple[str, tuple[str, ...]]:
     ('' when the schema does not say), and the keys of the path a scenario chose (``A``), in order."""
     parts = path.split(".")
     chosen = tuple(part for part in parts if not FIELD_NAME.match(part))
-    for fact in facts(game):
+    for fact in _facts(game):
         pattern = fact.path.split(".")
         if len(pattern) == len(parts) and all(p in (ANY_KEY, part) for p, part in zip(pattern, parts)):
             return re.split(r"\. |: |; ", re.sub(r" *\([^)]*\)", "", fact.description))[0].rstrip("."), chosen

@@ -48,7 +48,7 @@ from checker.site.pages.schedule import all_pages, pages_of_game
 from checker.site.pages.search import search_entries, searchable
 from checker.site.pages.written import ANCHOR, PackedPage, Pages, Read, WrittenPage, packed
 from checker.site.played import PlayedCache, build_model
-from checker.site.rendering import Elsewhere, QuietSkips, start
+from checker.site.rendering import Elsewhere, QuietSkips, once_per_folder, start
 
 ASSETS = Path(__file__).parent / "assets"
 THEME = Path(__file__).parent / "theme"  # overrides of the theme's templates
@@ -302,6 +302,7 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]
         env.bytecode_cache = self.templates
         assert self.nav is not None
         gc.freeze()  # every page read lives until written: the garbage collector's rounds here and in the processes forked leave it out
+        once_per_folder(env, self.nav)
         pages = [file.page for file in files.documentation_pages()
                  if isinstance(file.page, GeneratedPage) and (not self.dirty or file.is_modified())]
         self.elsewhere = start(pages, config, files, self.nav, env, self.played.jobs)

@@ -11,17 +11,24 @@ it, and its content is emptied (what the theme would have shown is written alrea
 Pages are shared out only where processes can be forked and there are enough of them to
 pay for the fork (:data:`PARALLEL_FROM`): a rebuild of ``mkdocs serve --dirty`` renders its few
 pages where it stands.
+
+The theme's navigation sidebar is the same on every page outside the navigation in one folder (its
+links are relative to the page's folder, and no item of it is the page or holds it): it is rendered
+once per folder (:func:`once_per_folder`), as are the header's search box and colour switch, the
+theme's settings, its style sheets and the scripts.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import posixpath
 import sys
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Iterator, Sequence
 
 import jinja2
+from jinja2.runtime import Context
 from mkdocs.commands import build
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -31,6 +38,13 @@ from mkdocs.structure.pages import Page
 
 #: The template (in checker/site/theme/) of a page another process renders: it renders nothing.
 RENDERED_ELSEWHERE = "rendered-elsewhere.html"
+#: Parts of the theme rendered once per folder of pages outside the navigation: the navigation sidebar, and the
+#: search box and colour switch of the header, which no page changes.
+PER_FOLDER = ("partials/nav.html", "partials/search.html", "partials/palette.html")
+#: Blocks of the theme's page template (``base.html``) rendered once per folder of pages outside the navigation:
+#: its settings for its scripts, its style sheets and its scripts, whose links are all a page changes of them.
+#: (Ours, ``main.html``, adds to its scripts by calling the theme's block.)
+BLOCKS_PER_FOLDER = ("config", "styles", "scripts")
 #: Below this many pages to render, one process renders them all.
 PARALLEL_FROM = 256
 _FAILED, _WARNED = 1, 2  # a rendering process's exit status: an error, or warnings (which strict mode counts)
@@ -70,6 +84,41 @@ class Elsewhere:
             except (ProcessLookupError, ChildProcessError):
                 pass
         self.shares = {}
+
+
+def once_per_folder(env: jinja2.Environment, nav: Navigation) -> None:
+    """Have ``env`` render each part of the theme in :data:`PER_FOLDER` and each block in :data:`BLOCKS_PER_FOLDER`
+    once per folder of the pages outside ``nav``.
+
+    What such a part shows of the page is its links, each relative to the page's URL, and the navigation's
+    items that are the page or hold it (marked active, unfolded). A page outside the navigation is none of its
+    items; from a page whose URL is a folder no item lies under, every link reads the same as from any other
+    such page of the same parent folder. Other pages (those of the navigation, ``404.html``) get each part
+    rendered for them."""
+    in_nav = [page.url for page in nav.pages]
+    for name in PER_FOLDER:
+        template = env.get_template(name)
+        template.root_render_func = _once_per_folder(template.root_render_func, in_nav)
+    theme = env.get_template("base.html")
+    for block in BLOCKS_PER_FOLDER:
+        theme.blocks[block] = _once_per_folder(theme.blocks[block], in_nav)
+
+
+def _once_per_folder(render: Callable[[Context], Iterator[str]], in_nav: list[str]) -> Callable[[Context], Iterator[str]]:
+    kept: dict[str, str] = {}
+
+    def once(context: Context) -> Iterator[str]:
+        page = context.get("page")
+        where = page.url if isinstance(page, Page) else ""
+        if not where.endswith("/") or any(there.startswith(where) for there in in_nav):
+            yield from render(context)
+            return
+        folder = posixpath.dirname(where.rstrip("/"))
+        if folder not in kept:
+            kept[folder] = "".join(render(context))
+        yield kept[folder]
+
+    return once
 
 
 def start(pages: Sequence[Page], config: MkDocsConfig, files: Files, nav: Navigation, env: jinja2.Environment,

@@ -104,8 +104,21 @@ def _chunks(items: list[str], most: int) -> list[list[str]]:
 
 
 def scenario_list(view: GameView, here: str, name: str, title: str, results: list[Shown]) -> str:
-    """Scenarios, each with its verdict, capped (the full list is named ``name``)."""
+    """Scenarios, each with its verdict, capped (the full list is named ``name``).
+
+    A scenario is on the full lists of each ruling and entity it shows: its item there is written once per game
+    (the pages of every full list are siblings, so its links read the same from each)."""
+    on_full_lists: dict[str, str] = view.memo.setdefault("scenario items", {})  # by scenario id
+
     def item(at: str, r: Shown) -> str:
-        return f"<li>{verdict(r)} {a(at, view.scenario_page(r.id), r.title)}{default_readings_note(view, at, r)}</li>"
+        if at.rsplit("/", 1)[0] != f"{view.id}/lists":
+            return _scenario_item(view, at, r)
+        if r.id not in on_full_lists:
+            on_full_lists[r.id] = _scenario_item(view, at, r)
+        return on_full_lists[r.id]
 
     return capped(view, here, Listing(name, title, here, results, item))
+
+
+def _scenario_item(view: GameView, at: str, r: Shown) -> str:
+    return f"<li>{verdict(r)} {a(at, view.scenario_page(r.id), r.title)}{default_readings_note(view, at, r)}</li>"

@@ -49,7 +49,9 @@ def all_pages(model: SiteModel, own_page: OwnPages, game_pages: Callable[[GameVi
 
 def _games_on_every_core(model: SiteModel, own_page: OwnPages, jobs: int) -> Pages:
     """What :func:`pages_of_game` and :func:`list_pages` give for every game, in the same order, each page but the
-    scenarios' own (made already) made by one of ``jobs`` forked processes with the full lists it links to."""
+    scenarios' own (made already) made by one of ``jobs`` forked processes with the full lists it links to; the full
+    lists of the pages made before (the home, coverage and disputes pages) are made there too, each by one process,
+    and so is what MkDocs reads of every page made there (:class:`~checker.site.pages.written.Read`)."""
     makers = {view.id: _page_makers(view, own_page) for view in model.games.values()}
     own = {view.scenario_page(result.id) for view in model.games.values() for result in view.results}
     here = {view.id: dict(view.memo.get("lists", {})) for view in model.games.values()}  # those of the pages made so far
@@ -60,14 +62,24 @@ def _games_on_every_core(model: SiteModel, own_page: OwnPages, jobs: int) -> Pag
         known = set(lists)
         made = makers[view.id][source]()
         return (PackedPage.of(made, source) if isinstance(made, WrittenPage) else made,
-                {name: packed(listing_pages(view, lists[name])) for name in lists.keys() - known})
+                {name: packed(listing_pages(view, lists[name]), read=True) for name in lists.keys() - known})
 
+    def make_list(game: str, name: str) -> tuple[str, dict[str, Pages]]:
+        """A full list alone, shaped as what :func:`make` gives (no page, one list)."""
+        return "", {name: packed(listing_pages(model.games[game], here[game][name]), read=True)}
+
+    listed = [(game, name) for game, lists in here.items() for name in lists]
     elsewhere = [source for game in makers.values() for source in game if source not in own]
-    made = dict(zip(elsewhere, batch.each(elsewhere, make, jobs, prepare=gc.freeze)))  # the model lives to the end: out of GC rounds
+    work: list[str | tuple[str, str]] = [*listed, *elsewhere]  # the lists first: the longest to make
+
+    def make_either(item: str | tuple[str, str]) -> tuple[WrittenPage | PackedPage | str, dict[str, Pages]]:
+        return make_list(*item) if isinstance(item, tuple) else make(item)
+
+    made = dict(zip(work, batch.each(work, make_either, jobs, prepare=gc.freeze)))  # the model lives to the end: out of GC rounds
     pages: Pages = {}
     full_lists: dict[str, dict[str, Pages]] = {}
     for game, game_makers in makers.items():
-        full_lists[game] = {name: packed(listing_pages(model.games[game], listing)) for name, listing in here[game].items()}
+        full_lists[game] = {name: made[(game, name)][1][name] for name in here[game]}
         for source, maker in game_makers.items():
             if source in own:
                 pages[source] = maker()

@@ -59,8 +59,10 @@ class Read:
 
     @classmethod
     def of(cls, page: WrittenPage, source: str) -> Read:
+        """What MkDocs reads of ``page`` at ``source``; no search entries for a page search leaves out."""
         headings = toc_tokens(page.html)
-        search = search_entries(page.meta, get_toc(headings), url(source), searchable(page.html, page.summary_only))
+        search = (search_entries(page.meta, get_toc(headings), url(source), searchable(page.html, page.summary_only))
+                  if page.searched else None)
         return cls(headings, frozenset(ANCHOR.findall(page.html)), search)
 
 
@@ -118,6 +120,8 @@ def markdown_page(
 Pages = dict[str, "WrittenPage | PackedPage | str"]
 
 
-def packed(pages: Pages) -> Pages:
-    """The pages, each kept compressed until MkDocs reads it (a site at scale holds hundreds of MiB of HTML)."""
-    return {source: PackedPage.of(page) if isinstance(page, WrittenPage) else page for source, page in pages.items()}
+def packed(pages: Pages, *, read: bool = False) -> Pages:
+    """The pages, each kept compressed until MkDocs reads it (a site at scale holds hundreds of MiB of HTML); with
+    ``read``, what MkDocs reads of each made now too (where pages are made on every core)."""
+    return {source: PackedPage.of(page, source if read else None) if isinstance(page, WrittenPage) else page
+            for source, page in pages.items()}
