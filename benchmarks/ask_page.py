@@ -52,7 +52,7 @@ KEPT = """async () => {
 def visit(playwright, profile: Path, base: str, game: str, scenario: str, outside: list[str]) -> dict:
     context = playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=FLAGS)
     page = context.pages[0] if context.pages else context.new_page()
-    page.on("request", lambda request: None if request.url.startswith(base) else outside.append(request.url))
+    page.on("request", lambda request: None if request.url.startswith((base, "blob:", "data:")) else outside.append(request.url))
     page.set_default_timeout(180_000)
     page.goto(f"{base}{game}/ask/#from={scenario}", wait_until="commit")
     shown = page.wait_for_function(SHOWN, polling="raf").json_value()

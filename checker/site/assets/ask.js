@@ -64,9 +64,10 @@ async function change(making, message) {
   say(message || "Asking the engine…");
   try {
     text = await making();
+    const asked = engine.ask(text, "ask.yaml", false); // the engine works while the editor is filled
     $("rk-ask-text").value = text;
     numberLines();
-    const verdict = await engine.ask(text, "ask.yaml", false);
+    const verdict = await asked;
     show(verdict, true); // at once; what the rules allow next and the readings follow
     const valid = verdict.result && verdict.result.verdict !== "invalid";
     show({ ...verdict, options: verdict.result ? await engine.options(text) : null, readings: valid ? await engine.readings(text) : null });
