@@ -96,6 +96,16 @@ def test_third_party_code_is_served_from_the_site_not_the_repository(site: Site)
     assert not [f for f in tracked if f.startswith("node_modules/") or f.endswith(".min.js")], "vendored code committed"
 
 
+def test_pyodides_module_is_served_as_npm_ships_it_under_the_compile_hint(site: Site) -> None:
+    """The browser keeps the code of every function of Pyodide's JavaScript module, not of its top level alone."""
+    root = Path(__file__).resolve().parent.parent
+    first, rest = (site.folder / "assets" / "vendor" / "pyodide" / "pyodide.asm.mjs").read_bytes().split(b"\n", 1)
+    assert first == b"//# allFunctionsCalledOnLoad"
+    assert rest == (root / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_bytes()
+    assert (site.folder / "assets" / "vendor" / "pyodide" / "pyodide.mjs").read_bytes() == (
+        root / "node_modules" / "pyodide" / "pyodide.mjs").read_bytes()
+
+
 def test_failing_scenario_shows_as_failing_with_its_diff(hostile_site: Site) -> None:
     text = (hostile_site.folder / MR / "scenarios" / "counter-rounding-wrong" / "index.html").read_text(encoding="utf-8")
     assert 'rk-verdict rk-fail">FAIL' in text

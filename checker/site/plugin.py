@@ -241,7 +241,11 @@ class RulingsPlugin(BasePlugin[RulingsConfig]):  # type: ignore[no-untyped-call]
             path = modules / "pyodide" / name
             if not path.exists():
                 raise PluginError(f"{path} is missing: run 'make run' or 'npm ci' to install the front-end packages")
-            files.append(File.generated(config, f"{askbundle.PYODIDE_FOLDER}/{name}", abs_src_path=str(path)))
+            target = f"{askbundle.PYODIDE_FOLDER}/{name}"
+            if name in askbundle.FIRST_LINES:
+                files.append(File.generated(config, target, content=askbundle.FIRST_LINES[name] + path.read_bytes()))
+            else:
+                files.append(File.generated(config, target, abs_src_path=str(path)))
         files.append(File.generated(config, askbundle.BUNDLE, abs_src_path=str(askbundle.bundle())))
 
     def _pages_of_game(self, view: GameView) -> Pages:
