@@ -101,6 +101,42 @@ def test_a_page_without_the_ask_panel_loads_none_of_the_engine(tab: Watched, sit
     assert not [url for url in requested if "pyodide" in url or "/assets/ask" in url], requested
 
 
+#: Starts the engine and asks at once, before it has loaded: the order of what settles, and the answer or the error.
+ASK_AT_ONCE = """async (text) => {
+  const engine = (await import('./assets/ask-engine.js')).startEngine();
+  const order = [];
+  const asked = engine.ask(text).then((said) => { order.push('answered'); return said; },
+                                      (error) => { order.push('refused'); return {failed: error.message}; });
+  engine.ready.then(() => order.push('ready'), (error) => order.push('not ready: ' + error.message));
+  const said = await asked;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return [order, said];
+}"""
+
+
+def test_a_question_asked_before_the_engine_has_loaded_is_answered_once_it_has(tab: Watched, site: Site) -> None:
+    path = SCENARIOS / "zatch-bell" / "alternate-pass-then-act.yaml"
+    expected = report.result_json(suite.run_one(suite.load(path)), with_outcome=True)
+    open_page(tab, site, "")
+    tab.page.set_default_timeout(120_000)
+    order, said = tab.page.evaluate(ASK_AT_ONCE, path.read_text(encoding="utf-8"))
+    assert order == ["ready", "answered"]
+    assert said["result"]["verdict"] == expected["verdict"]
+    assert said["result"]["outcome"] == json.loads(json.dumps(expected["outcome"]))
+
+
+def test_a_question_asked_before_a_load_that_fails_gets_its_reason(tab: Watched, site: Site) -> None:
+    tab.page.context.route("**/vendor/pyodide/pyodide.asm.wasm", lambda route: route.abort())
+    try:
+        open_page(tab, site, "")
+        order, said = tab.page.evaluate(ASK_AT_ONCE, "id: x\n")
+    finally:
+        tab.page.context.unroute("**/vendor/pyodide/pyodide.asm.wasm")
+    assert "Pyodide's WebAssembly could not be loaded" in said["failed"]
+    assert order == ["refused", f"not ready: {said['failed']}"]
+    tab.errors[:] = [e for e in tab.errors if "Failed to load resource" not in e and "wasm" not in e.lower()]
+
+
 #: Waits until the engine has kept the snapshot of its memory in the site's private file system: whether it came.
 KEPT = """async () => {
   for (let tries = 0; tries < 480; tries++) {

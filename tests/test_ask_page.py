@@ -244,6 +244,17 @@ def test_where_only_the_webassembly_fails_the_page_says_why(browser, site: Site)
         watched.errors[:] = [e for e in watched.errors if "Failed to load resource" not in e and "wasm" not in e.lower()]
 
 
+def test_where_the_page_cannot_compile_the_webassembly_the_worker_does(browser, site: Site) -> None:
+    """The page compiles Pyodide's WebAssembly for the engine's worker as its head is read; a page that cannot
+    (no WebAssembly.compileStreaming) leaves it to the worker, and answers all the same."""
+    expected = checked([ROOT / "scenarios" / MR / "counter-rounding.yaml"])["counter-rounding"]
+    for watched in watched_tab(browser, VIEWPORTS["desktop"]):
+        watched.page.add_init_script("delete WebAssembly.compileStreaming;")
+        watched.page.goto(f"{site.base}{MR}/ask/#from=counter-rounding")
+        wait_ready(watched, "counter-rounding")
+        assert shown(watched) == (expected["verdict"], expected["outcome"])
+
+
 #: What happens first on the page: the first answer shown ("asked"), the search index built ("search").
 ORDER = """new MutationObserver(() => {
   const html = document.documentElement, seen = (window.rkOrder = window.rkOrder || []);

@@ -1,10 +1,13 @@
 /* Rulings website: the Web Worker that runs the engine (see ask-engine.js).
  *
- * Messages in: {load: true} once, then {id, name, args}; out: {ready, timings | error} once, then
- * {id, ok, value | error}. Calls are answered one at a time, in order.
+ * Messages in: {load: true, compiledByPage} once; {compiled} once if compiledByPage; {id, name, args} at any time
+ * after {load}. Out: {ready, timings | error} once, then {id, ok, value | error}. Calls are answered one at a time, in
+ * order, once the engine has loaded: a page may ask before then.
  *
- * Loading starts as the worker starts, everything at once: Pyodide's loader, its JavaScript module and its WebAssembly
- * (compiled here), the engine's bundle and the snapshot kept by an earlier visit.
+ * Loading starts as the worker starts, everything at once: Pyodide's loader and its JavaScript module, the engine's
+ * bundle and the snapshot kept by an earlier visit. Pyodide's WebAssembly module is compiled by the Ask page, which
+ * starts as soon as its head is read and posts the module here ({compiled}: the module, or why there is none); a
+ * worker started by another page ({load: true} without compiledByPage) compiles it itself.
  *
  * A later visit starts from a snapshot of the engine's memory. On a first visit, once the page has asked nothing for
  * IDLE ms after the first answer, every game is made ready (checker.commands.ask.warm) and Pyodide's memory is kept in
@@ -18,11 +21,8 @@
  * call fail, it is asked again once they are.
  */
 const ASSETS = new URL(".", self.location.href);
-/* The compiler's worker (see compile). */
-const COMPILER = `onmessage = async (event) => {
-  try { postMessage(await WebAssembly.compileStreaming(fetch(event.data))); }
-  catch (error) { postMessage(String(error && error.message || error)); }
-};`;
+const RUNTIME = new URL("vendor/pyodide/", ASSETS);
+const WASM = new URL("pyodide.asm.wasm", RUNTIME);
 const ENGINE = "/home/pyodide/rulings";
 const SNAPSHOT = "rulings-engine-snapshot";   /* in the site's private file system; written first under PARTIAL */
 const PARTIAL = SNAPSHOT + ".partial";
@@ -34,17 +34,33 @@ let answered = 0;
 let unpack = null;     /* on a later visit, until the files are unpacked */
 let keep = null;       /* on a first visit, until a snapshot is kept for the next */
 let keepTimer = null;
+let compiled = null;   /* settled by the page's {compiled}, or by compiling here: see {load} */
+const wasm = new Promise((resolve, reject) => { compiled = { resolve, reject }; });
+wasm.catch(() => {});   /* said by withModule */
 const loading = load();
 loading.catch(() => {});   /* reported when the page asks for the engine */
+let answering = Promise.resolve();
 
-self.onmessage = async (event) => {
+self.onmessage = (event) => {
   const message = event.data;
-  if (message.load) {
-    try {
-      self.postMessage({ ready: true, timings: await loading });
-    } catch (error) {
-      self.postMessage({ ready: false, error: String(error && error.message || error) });
-    }
+  if ("compiled" in message) {
+    if (message.compiled instanceof WebAssembly.Module) compiled.resolve(message.compiled);
+    else compiled.reject(new Error(message.compiled));
+  } else if (message.load) {
+    if (!message.compiledByPage) compiled.resolve(compileHere());
+    loading.then(
+      (timings) => self.postMessage({ ready: true, timings }),
+      (error) => self.postMessage({ ready: false, error: String(error && error.message || error) }));
+  } else {
+    answering = answering.then(() => answer(message));
+  }
+};
+
+async function answer(message) {
+  try {
+    await loading;
+  } catch (error) {
+    self.postMessage({ id: message.id, ok: false, error: `the engine did not load: ${error && error.message || error}` });
     return;
   }
   clearTimeout(keepTimer);
@@ -59,7 +75,7 @@ self.onmessage = async (event) => {
   self.postMessage({ id: message.id, ...answer });
   if (unpack) setTimeout(unpackNow, 0);
   if (keep) keepTimer = setTimeout(keepNow, IDLE);
-};
+}
 
 function keepNow() {
   const kept = keep;
@@ -74,24 +90,22 @@ function unpackNow() {
 
 async function load() {
   const began = performance.now();
-  const runtime = new URL("vendor/pyodide/", ASSETS).href;
-  const loader = import(new URL("pyodide.mjs", runtime).href);
-  const module = import(new URL("pyodide.asm.mjs", runtime).href);   /* what the loader would import next */
-  const compiled = compile(new URL("pyodide.asm.wasm", runtime));
+  const loader = import(new URL("pyodide.mjs", RUNTIME).href);
+  const module = import(new URL("pyodide.asm.mjs", RUNTIME).href);   /* what the loader would import next */
   const bundle = fetch(new URL("ask/engine.zip", ASSETS)).then(async (response) => {
     if (!response.ok) throw new Error(`the engine's bundle could not be fetched (HTTP ${response.status})`);
     return new Uint8Array(await response.arrayBuffer());
   });
   const kept = readSnapshot().catch(() => null);
   const { loadPyodide, version } = await loader;
-  const options = { indexURL: runtime, env: { RULINGS_CACHE: ENGINE + "/cache" }, createPyodideModule: (await module).default };
+  const options = { indexURL: RUNTIME.href, env: { RULINGS_CACHE: ENGINE + "/cache" }, createPyodideModule: (await module).default };
   const bundled = await bundle;
   const madeFor = `${version} ${await digest(bundled)}`;
   const snapshot = await kept;
   let pyodide = null, dropped = null;
   if (snapshot && snapshot.head === `${madeFor} ${snapshot.memory.length}`) {
     try {
-      pyodide = await withModule(compiled, snapshot.memory.length, () => loadPyodide({ ...options, _loadSnapshot: snapshot.memory }));
+      pyodide = await withModule(snapshot.memory.length, () => loadPyodide({ ...options, _loadSnapshot: snapshot.memory }));
     } catch (error) {
       dropped = String(error && error.message || error);
       await removeSnapshot();
@@ -99,7 +113,7 @@ async function load() {
   }
   const restored = pyodide !== null;
   const canKeep = Boolean(self.navigator.storage && self.navigator.storage.getDirectory);
-  if (!restored) pyodide = await withModule(compiled, 0, () => loadPyodide({ ...options, _makeSnapshot: canKeep }));
+  if (!restored) pyodide = await withModule(0, () => loadPyodide({ ...options, _makeSnapshot: canKeep }));
   const started = performance.now();
   unpack = () => pyodide.unpackArchive(bundled, "zip", { extractDir: ENGINE });
   if (!restored) {
@@ -162,42 +176,31 @@ async function removeSnapshot() {
   }
 }
 
-/* Pyodide's WebAssembly module (9.6 MB), compiled as the worker starts, in a worker of its own so that this one's
-   thread is free for the rest meanwhile; on a later visit, from the code Chromium keeps of it. */
-function compile(url) {
-  let compiled;
-  try {
-    const compiler = new Worker(URL.createObjectURL(new Blob([COMPILER], { type: "text/javascript" })));
-    compiled = new Promise((resolve, reject) => {
-      compiler.onmessage = (event) => (event.data instanceof WebAssembly.Module ? resolve(event.data) : reject(new Error(event.data)));
-      compiler.onerror = (event) => reject(new Error(event.message || "its compiler stopped"));
-      compiler.postMessage(url.href);
-    }).finally(() => compiler.terminate());
-  } catch {
-    compiled = WebAssembly.compileStreaming(fetch(url));   /* no worker can start here: compiled on this thread */
-  }
-  compiled.catch(() => {});   /* said by withModule */
-  return compiled;
+/* Pyodide's WebAssembly module (9.6 MB), compiled here: on a later visit, from the code the browser keeps of it. */
+function compileHere() {
+  return WebAssembly.compileStreaming
+    ? WebAssembly.compileStreaming(fetch(WASM))
+    : fetch(WASM).then((response) => response.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes));
 }
 
-/* ``load()``, in which Pyodide instantiates the module compiled here instead of compiling the response it fetched
-   (WebAssembly.instantiateStreaming, its first call). Its memory is first grown to ``size`` bytes: Pyodide restores a
-   snapshot into the memory the module starts with (30 MiB), and the engine's grows past that once the games are
-   imported. A module that cannot be compiled fails the load at once: Pyodide would wait for it forever. */
-async function withModule(compiled, size, load) {
+/* ``load()``, in which Pyodide instantiates the module the page compiled (``wasm``) instead of compiling the response
+   it fetched (WebAssembly.instantiateStreaming, its first call). Its memory is first grown to ``size`` bytes: Pyodide
+   restores a snapshot into the memory the module starts with (30 MiB), and the engine's grows past that once the games
+   are imported. A module that cannot be compiled fails the load at once: Pyodide would wait for it forever. */
+async function withModule(size, load) {
   const { instantiateStreaming } = WebAssembly;
   let used = false;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (used) return instantiateStreaming.call(WebAssembly, source, imports);
     used = true;
     Promise.resolve(source).then((response) => response.body && response.body.cancel()).catch(() => {});
-    const module = await compiled;
+    const module = await wasm;
     const instance = await WebAssembly.instantiate(module, imports);
     const pages = Math.ceil(size / 65536) - instance.exports.memory.buffer.byteLength / 65536;
     if (pages > 0) instance.exports.memory.grow(pages);
     return { module, instance };
   };
-  const failed = compiled.then(() => new Promise(() => {}), (error) => {
+  const failed = wasm.then(() => new Promise(() => {}), (error) => {
     throw new Error(`Pyodide's WebAssembly could not be loaded: ${error && error.message || error}`);
   });
   try {

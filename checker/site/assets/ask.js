@@ -2,7 +2,7 @@
 // The engine is the project's own, run in this browser by ask-engine.js; this module only shows what it answers.
 // <html data-rk-ask> says where the page stands: "loading", "busy", "ready" or "unavailable";
 // data-rk-ask-asked counts the answers shown.
-import { loadEngine } from "./ask-engine.js";
+import { startEngine } from "./ask-engine.js";
 
 const data = JSON.parse(document.getElementById("rk-ask-data").textContent);
 const root = new URL(data.root, location.href).href;
@@ -20,7 +20,8 @@ const SAID = {
 const SLUG = /^[a-z0-9][a-z0-9.-]*$/;
 
 let engine = null;
-let YAML = null; // the yaml library, loaded by main() while the engine loads
+let YAML = null; // the yaml library, loaded by main() while the engine loads and answers
+let yamlLoading = null;
 let text = ""; // the scenario, as the editor and every answer hold it
 let fromTitle = "";
 let asked = 0;
@@ -59,16 +60,17 @@ function unavailable(reason) {
 
 // --- Asking ----------------------------------------------------------------------------------------------------------
 
-async function change(making, message) {
+async function change(making, message, asking = null) {
   state("busy");
   say(message || "Asking the engine…");
   try {
     text = await making();
-    const asked = engine.ask(text, "ask.yaml", false); // the engine works while the editor is filled
+    const asked = asking || engine.ask(text, "ask.yaml", false); // the engine works while the editor is filled
     $("rk-ask-text").value = text;
     numberLines();
     const verdict = await asked;
     show(verdict, true); // at once; what the rules allow next and the readings follow
+    await yamlLoading;
     const valid = verdict.result && verdict.result.verdict !== "invalid";
     show({ ...verdict, options: verdict.result ? await engine.options(text) : null, readings: valid ? await engine.readings(text) : null });
   } catch (error) {
@@ -117,7 +119,7 @@ function show(answer, pending = false) {
   }
   showReadings(pending ? null : answer.readings, result);
   showTrace(result.trace || [], said.played || []);
-  $("rk-ask-outcome").textContent = result.outcome ? YAML.stringify(result.outcome) : "";
+  $("rk-ask-outcome").textContent = result.outcome && YAML ? YAML.stringify(result.outcome) : ""; // YAML is there by the full answer
   $("rk-ask-outcome").dataset.outcome = JSON.stringify(result.outcome ?? null);
   showPlayed(said.played);
   say(SAID[result.verdict] || "The scenario has mistakes: see them beside its lines below.");
@@ -304,6 +306,7 @@ function putCard() {
   const place = $("rk-ask-place").value;
   if (!entity || !entity.card || !place) return;
   change(async () => {
+    await yamlLoading;
     const doc = YAML.parseDocument(text);
     const path = ["initial", ...place.split(".")];
     const list = doc.getIn(path);
@@ -345,6 +348,7 @@ async function copyDispute() {
   state("busy");
   try {
     const dispute = await engine.asDispute(text);
+    await yamlLoading;
     const id = (YAML.parse(dispute) || {}).id || "NAME";
     await navigator.clipboard.writeText(dispute);
     $("rk-ask-copied").textContent = `Copied: save it as scenarios/${data.game}/${id}.yaml and file it as a dispute.`;
@@ -359,6 +363,7 @@ async function playWritten() {
   const written = $("rk-ask-action").value.trim();
   let action;
   try {
+    await yamlLoading;
     action = YAML.parse(written.startsWith("{") ? written : `{${written}}`);
   } catch (error) {
     say(`That action is not written as a scenario writes one: ${error.message}`);
@@ -397,9 +402,10 @@ function wanted() {
   return new URLSearchParams(location.hash.slice(1)).get("from") || new URLSearchParams(location.search).get("from");
 }
 
-async function startFrom(from, fetched = null) {
+async function startFrom(from, first = null) {
   if (from && SLUG.test(from)) {
-    await change(() => fetched || scenarioText(from), `Loading the scenario ${from}…`);
+    const asked = first && first.then((fetched) => fetched.verdict);
+    await change(first ? async () => (await first).text : () => scenarioText(from), `Loading the scenario ${from}…`, asked);
     const link = element("a", { href: new URL(`scenarios/${from}/`, gamePage).href, text: fromTitle || from });
     $("rk-ask-from").replaceChildren("From the scenario ", link, ": change it, play other actions, ask again.");
     $("rk-ask-from").dataset.from = from;
@@ -413,22 +419,30 @@ async function startFrom(from, fetched = null) {
 async function main() {
   state("loading");
   const from = wanted();
-  const loaded = loadEngine(root);
-  const fetched = from && SLUG.test(from) ? scenarioText(from) : null; // while the engine loads
-  fetched?.catch(() => {}); // said by startFrom
+  engine = startEngine(root);
+  // The scenario is fetched and asked about while the engine loads: it answers as soon as it has loaded.
+  const first = from && SLUG.test(from)
+    ? scenarioText(from).then((fetched) => {
+      const verdict = engine.ask(fetched, "ask.yaml", false);
+      verdict.catch(() => {}); // said by change, or by unavailable
+      return { text: fetched, verdict };
+    }) : null;
+  first?.catch(() => {}); // said by startFrom
+  yamlLoading = import("./vendor/yaml/index.js").then((module) => { YAML = module; });
+  yamlLoading.catch(() => {}); // said below
   try {
-    YAML = await import("./vendor/yaml/index.js");
-    engine = await loaded;
+    await engine.ready;
   } catch (error) {
     unavailable(error);
     return;
   }
+  yamlLoading.catch(unavailable);
   $("rk-ask").hidden = false;
   wire();
   fillPicker();
   state("ready");
   window.addEventListener("hashchange", () => startFrom(wanted()));
-  await startFrom(from, fetched);
+  await startFrom(from, first);
 }
 
 main();
