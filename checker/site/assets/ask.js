@@ -20,7 +20,7 @@ const SAID = {
 const SLUG = /^[a-z0-9][a-z0-9.-]*$/;
 
 let engine = null;
-let YAML = null; // the yaml library, loaded by main() while the engine loads and answers
+let YAML = null; // the yaml library, once loadYaml() has loaded it
 let yamlLoading = null;
 let text = ""; // the scenario, as the editor and every answer hold it
 let fromTitle = "";
@@ -41,6 +41,16 @@ function state(where) {
   for (const button of document.querySelectorAll("#rk-ask button")) button.disabled = where === "busy";
   const entity = where === "busy" ? null : chosen();
   if (entity && !entity.card) $("rk-ask-put").disabled = true;  // a rule concept is not put into a state
+}
+
+/** The yaml library, loaded when first needed: once the first answer is shown. While the engine loads, the page
+ * leaves its thread and its downloads to it (the library is some eighty modules). */
+function loadYaml() {
+  yamlLoading ??= import("./vendor/yaml/index.js").then((module) => { YAML = module; }, (error) => {
+    yamlLoading = null;
+    throw new Error(`the page's YAML library could not be loaded: ${error && error.message ? error.message : error}`);
+  });
+  return yamlLoading;
 }
 
 function say(message) {
@@ -70,7 +80,7 @@ async function change(making, message, asking = null) {
     numberLines();
     const verdict = await asked;
     show(verdict, true); // at once; what the rules allow next and the readings follow
-    await yamlLoading;
+    await loadYaml();
     const valid = verdict.result && verdict.result.verdict !== "invalid";
     show({ ...verdict, options: verdict.result ? await engine.options(text) : null, readings: valid ? await engine.readings(text) : null });
   } catch (error) {
@@ -119,7 +129,7 @@ function show(answer, pending = false) {
   }
   showReadings(pending ? null : answer.readings, result);
   showTrace(result.trace || [], said.played || []);
-  $("rk-ask-outcome").textContent = result.outcome && YAML ? YAML.stringify(result.outcome) : ""; // YAML is there by the full answer
+  $("rk-ask-outcome").textContent = result.outcome && YAML ? YAML.stringify(result.outcome) : ""; // YAML: by the full answer
   $("rk-ask-outcome").dataset.outcome = JSON.stringify(result.outcome ?? null);
   showPlayed(said.played);
   say(SAID[result.verdict] || "The scenario has mistakes: see them beside its lines below.");
@@ -306,7 +316,7 @@ function putCard() {
   const place = $("rk-ask-place").value;
   if (!entity || !entity.card || !place) return;
   change(async () => {
-    await yamlLoading;
+    await loadYaml();
     const doc = YAML.parseDocument(text);
     const path = ["initial", ...place.split(".")];
     const list = doc.getIn(path);
@@ -348,7 +358,7 @@ async function copyDispute() {
   state("busy");
   try {
     const dispute = await engine.asDispute(text);
-    await yamlLoading;
+    await loadYaml();
     const id = (YAML.parse(dispute) || {}).id || "NAME";
     await navigator.clipboard.writeText(dispute);
     $("rk-ask-copied").textContent = `Copied: save it as scenarios/${data.game}/${id}.yaml and file it as a dispute.`;
@@ -363,7 +373,7 @@ async function playWritten() {
   const written = $("rk-ask-action").value.trim();
   let action;
   try {
-    await yamlLoading;
+    await loadYaml();
     action = YAML.parse(written.startsWith("{") ? written : `{${written}}`);
   } catch (error) {
     say(`That action is not written as a scenario writes one: ${error.message}`);
@@ -428,15 +438,12 @@ async function main() {
       return { text: fetched, verdict };
     }) : null;
   first?.catch(() => {}); // said by startFrom
-  yamlLoading = import("./vendor/yaml/index.js").then((module) => { YAML = module; });
-  yamlLoading.catch(() => {}); // said below
   try {
     await engine.ready;
   } catch (error) {
     unavailable(error);
     return;
   }
-  yamlLoading.catch(unavailable);
   $("rk-ask").hidden = false;
   wire();
   fillPicker();
