@@ -299,6 +299,27 @@ def test_search_on_the_page_answers_while_the_engine_is_still_loading(browser, s
         assert not watched.page.evaluate("document.documentElement.hasAttribute('data-rk-ask-asked')")
 
 
+#: When the page's DOMContentLoaded fired and when the theme's script started (it swaps the "no-js" class for "js").
+THEME = """document.addEventListener('DOMContentLoaded', () => { window.rkLoaded = performance.now(); }, { once: true });
+new MutationObserver((changes, watching) => {
+  if (document.documentElement.classList.contains('js')) { window.rkTheme = performance.now(); watching.disconnect(); }
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ['class'] });"""
+
+
+def test_while_the_engine_loads_the_themes_scripts_wait(browser, site: Site) -> None:
+    """They wait for the first verdict, the reader's first touch or key, or a second after the page is read."""
+    for watched in watched_tab(browser, VIEWPORTS["desktop"]):
+        watched.page.context.route("**/vendor/pyodide/**", lambda route: None)  # the runtime never comes
+        watched.page.add_init_script(THEME)
+        watched.page.goto(f"{site.base}{MR}/ask/")
+        watched.page.wait_for_function("window.rkTheme !== undefined", timeout=ANSWERED)
+        assert watched.page.evaluate("window.rkTheme - window.rkLoaded") >= 1000
+        assert watched.page.evaluate("document.documentElement.dataset.rkAsk") == "loading"
+        watched.page.goto(f"{site.base}{MR}/")  # any other page: at once
+        watched.page.wait_for_function("window.rkTheme !== undefined", timeout=ANSWERED)
+        assert watched.page.evaluate("window.rkTheme - window.rkLoaded") < 1000
+
+
 @pytest.fixture(scope="module", params=sorted(SCREENS))
 def screen(browser, request) -> Iterator[Watched]:
     yield from watched_tab(browser, SCREENS[request.param], request.param)

@@ -1,7 +1,8 @@
 // The Ask page of a game: the reader sets up a situation, plays what the rules allow, and reads the engine's verdict.
 // The engine is the project's own, run in this browser by ask-engine.js; this module only shows what it answers.
 // <html data-rk-ask> says where the page stands: "loading", "busy", "ready" or "unavailable";
-// data-rk-ask-asked counts the answers shown.
+// data-rk-ask-shown is there once a first verdict is (the theme's scripts wait for it); data-rk-ask-asked counts the
+// answers shown in full.
 import { startEngine } from "./ask-engine.js";
 
 const data = JSON.parse(document.getElementById("rk-ask-data").textContent);
@@ -133,6 +134,7 @@ function show(answer, pending = false) {
   $("rk-ask-outcome").dataset.outcome = JSON.stringify(result.outcome ?? null);
   showPlayed(said.played);
   say(SAID[result.verdict] || "The scenario has mistakes: see them beside its lines below.");
+  html.dataset.rkAskShown = "";
   if (pending) {
     $("rk-ask-where").textContent = "";
     $("rk-ask-options").replaceChildren(element("p", { class: "rk-ask-pending", text: "Listing what the rules allow next…" }));

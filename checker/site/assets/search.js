@@ -83,6 +83,7 @@
       if (held) { var setup = held; held = null; send(setup[0], setup[1]); }
     };
     worker.postMessage = function (message, transfer) {
+      searching = searching || Boolean(document.activeElement && document.activeElement.matches(".md-search__input"));
       if (message && message.type === SETUP && document.getElementById("rk-ask-data") && !searching && !engineDone()) {
         held = [message, transfer];
         whenEngineDone(release);
