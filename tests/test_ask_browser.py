@@ -92,6 +92,15 @@ def test_the_engine_edits_and_starts_scenarios(engine_tab: Watched) -> None:
     assert "YAML syntax" in said["refused"]
 
 
+def test_a_call_that_fails_in_the_worker_leaves_the_next_answered(engine_tab: Watched) -> None:
+    said = engine_tab.page.evaluate("""async () => {
+      const failed = await window.rkEngine.call('games', 1n).then(() => null, (error) => error.message);
+      return [failed, (await window.rkEngine.games()).map((game) => game.id)];
+    }""")
+    assert "BigInt" in said[0]
+    assert set(said[1]) == set(suite.games())
+
+
 def test_a_page_without_the_ask_panel_loads_none_of_the_engine(tab: Watched, site: Site) -> None:
     requested: list[str] = []
     tab.page.on("request", lambda request: requested.append(request.url))

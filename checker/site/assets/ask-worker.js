@@ -64,15 +64,19 @@ async function answer(message) {
     return;
   }
   clearTimeout(keepTimer);
-  if (answered) unpackNow();
-  const call = () => JSON.parse(api.call(message.name, JSON.stringify(message.args)));
-  let answer = call();
-  if (!answer.ok && unpack) {
-    unpackNow();
-    answer = call();
+  try {
+    if (answered) unpackNow();
+    const call = () => JSON.parse(api.call(message.name, JSON.stringify(message.args)));
+    let answer = call();
+    if (!answer.ok && unpack) {
+      unpackNow();
+      answer = call();
+    }
+    answered += 1;
+    self.postMessage({ id: message.id, ...answer });
+  } catch (error) {   /* this call fails; those after it are answered */
+    self.postMessage({ id: message.id, ok: false, error: String(error && error.message || error) });
   }
-  answered += 1;
-  self.postMessage({ id: message.id, ...answer });
   if (unpack) setTimeout(unpackNow, 0);
   if (keep) keepTimer = setTimeout(keepNow, IDLE);
 }

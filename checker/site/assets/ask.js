@@ -71,12 +71,15 @@ function unavailable(reason) {
 
 // --- Asking ----------------------------------------------------------------------------------------------------------
 
-async function change(making, message, asking = null) {
+/** Put what ``making`` gives in the editor and show the engine's answer: ``making`` gives the scenario's text, or
+ * ``{text, verdict}`` for a text already asked about (fetchAndAsk). */
+async function change(making, message) {
   state("busy");
   say(message || "Asking the engine…");
   try {
-    text = await making();
-    const asked = asking || engine.ask(text, "ask.yaml", false); // the engine works while the editor is filled
+    const made = await making();
+    text = typeof made === "string" ? made : made.text;
+    const asked = typeof made === "string" ? engine.ask(text, "ask.yaml", false) : made.verdict; // the engine works while the editor is filled
     $("rk-ask-text").value = text;
     numberLines();
     const verdict = await asked;
@@ -307,6 +310,7 @@ function places() {
 }
 
 function fillPlaces() {
+  if (!YAML) return; // the full answer fills them, once the library is loaded
   const select = $("rk-ask-place");
   const kept = select.value;
   select.replaceChildren(...places().map((path) => element("option", { value: path, text: path.split(".").join(" › ") })));
@@ -343,12 +347,14 @@ async function scenarioText(slug) {
 }
 
 async function backToInitial() {
+  await loadYaml();
   let now = text;
   for (let left = (parsed().actions || []).length; left > 0; left -= 1) now = await engine.withoutLastAction(now);
   return now;
 }
 
-function download() {
+async function download() {
+  await loadYaml();
   const id = String(parsed().id || `ask-${data.game}`).replace(/[^A-Za-z0-9._-]+/g, "-");
   const link = element("a", { href: URL.createObjectURL(new Blob([text], { type: "application/yaml" })), download: `${id}.yaml` });
   document.body.append(link);
@@ -414,10 +420,17 @@ function wanted() {
   return new URLSearchParams(location.hash.slice(1)).get("from") || new URLSearchParams(location.search).get("from");
 }
 
+/** The scenario ``slug``'s text, and the engine's verdict on it, asked as soon as the text is here: ``{text, verdict}``. */
+async function fetchAndAsk(slug) {
+  const fetched = await scenarioText(slug);
+  const verdict = engine.ask(fetched, "ask.yaml", false);
+  verdict.catch(() => {}); // said by change, or by unavailable
+  return { text: fetched, verdict };
+}
+
 async function startFrom(from, first = null) {
   if (from && SLUG.test(from)) {
-    const asked = first && first.then((fetched) => fetched.verdict);
-    await change(first ? async () => (await first).text : () => scenarioText(from), `Loading the scenario ${from}…`, asked);
+    await change(() => first || fetchAndAsk(from), `Loading the scenario ${from}…`);
     const link = element("a", { href: new URL(`scenarios/${from}/`, gamePage).href, text: fromTitle || from });
     $("rk-ask-from").replaceChildren("From the scenario ", link, ": change it, play other actions, ask again.");
     $("rk-ask-from").dataset.from = from;
@@ -433,13 +446,8 @@ async function main() {
   const from = wanted();
   engine = startEngine(root);
   // The scenario is fetched and asked about while the engine loads: it answers as soon as it has loaded.
-  const first = from && SLUG.test(from)
-    ? scenarioText(from).then((fetched) => {
-      const verdict = engine.ask(fetched, "ask.yaml", false);
-      verdict.catch(() => {}); // said by change, or by unavailable
-      return { text: fetched, verdict };
-    }) : null;
-  first?.catch(() => {}); // said by startFrom
+  const first = from && SLUG.test(from) ? fetchAndAsk(from) : null;
+  first?.catch(() => {}); // said by change
   try {
     await engine.ready;
   } catch (error) {
