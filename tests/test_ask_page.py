@@ -325,14 +325,15 @@ def test_while_the_engine_loads_the_themes_scripts_wait(browser, site: Site) -> 
         assert watched.page.evaluate("window.rkThemeAtOnce") is True
 
 
-def test_a_scenario_that_is_not_there_is_said_so(desktop: Watched, site: Site) -> None:
-    desktop.page.goto(f"{site.base}{MR}/ask/#from=no-such-scenario")
-    desktop.page.wait_for_function("document.getElementById('rk-ask-status').textContent.includes('no-such-scenario (404)')",
-                                   timeout=ENGINE_LOADED)
-    assert desktop.page.evaluate("document.documentElement.dataset.rkAsk") == "ready"
-    assert not desktop.page.evaluate("document.documentElement.hasAttribute('data-rk-ask-shown')")
-    # The missing page is the browser's own complaint, which this test caused; nothing else may be said.
-    desktop.errors[:] = [e for e in desktop.errors if "404" not in e]
+def test_a_scenario_that_is_not_there_is_said_so(browser, site: Site) -> None:
+    for watched in watched_tab(browser, VIEWPORTS["desktop"]):
+        watched.page.goto(f"{site.base}{MR}/ask/#from=no-such-scenario")
+        watched.page.wait_for_function("document.getElementById('rk-ask-status').textContent.includes('no-such-scenario (404)')",
+                                       timeout=ENGINE_LOADED)
+        # The missing page is the browser's own complaint, which this test caused; nothing else may be said.
+        watched.errors[:] = [e for e in watched.errors if "404" not in e]
+        assert watched.page.evaluate("document.documentElement.dataset.rkAsk") == "ready"
+        assert not watched.page.evaluate("document.documentElement.hasAttribute('data-rk-ask-shown')")
 
 
 @pytest.fixture(scope="module", params=sorted(SCREENS))
